@@ -1,0 +1,3 @@
+// Exposes OpenSSL's libcrypto digests (Debian libssl-dev) to Swift: SHA-256 for content hashes.
+#include <openssl/evp.h>
+#include <openssl/sha.h>

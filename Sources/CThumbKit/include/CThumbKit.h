@@ -1,0 +1,86 @@
+// CThumbKit: thin C shims over libpng and libjpeg-turbo.
+//
+// Why these shims exist: both libraries report fatal errors by longjmp-ing out of a callback,
+// and Swift can neither call setjmp nor survive a longjmp through its frames. Every function
+// here sets up its own jump buffer, calls the library, and returns 0 on success or -1 on
+// failure with a human-readable reason in the caller-owned `err` buffer (TK_ERR_LEN bytes,
+// always NUL-terminated). No pixel logic lives here: the shims only move bytes between the
+// libraries and caller-owned memory. Everything else is Swift.
+#ifndef CTHUMBKIT_H
+#define CTHUMBKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TK_ERR_LEN 256
+
+// MARK: - PNG
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;      // 1, 2, 4, 8, 16
+    int color_type;     // PNG colour type: 0 gray, 2 rgb, 3 palette, 4 gray+alpha, 6 rgba
+    int interlaced;     // 1 for Adam7
+    int has_alpha;      // alpha channel or tRNS chunk
+    int has_iccp;       // iCCP chunk present before IDAT
+} tk_png_header;
+
+/// Reads the PNG header (everything before the first IDAT) from memory.
+int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, char err[TK_ERR_LEN]);
+
+/// Decodes a whole PNG to 8-bit sRGB RGBA with straight alpha, exactly as libpng's simplified
+/// API does (`png_image_finish_read` with PNG_FORMAT_RGBA, which applies gAMA). `dst` holds
+/// width*height*4 bytes, rows top-down. `warn` receives the first libpng warning (empty if none);
+/// `fail_on_warning` turns a warning into a failure.
+int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
+                        int fail_on_warning, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
+/// Encodes RGBA8 (straight alpha) or RGB8 pixels to PNG in memory. `channels` is 3 or 4;
+/// `compression_level` 0...9. On success *out is a malloc'd buffer the caller frees with tk_free.
+int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                  int compression_level, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
+
+// MARK: - JPEG
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int components;        // 1, 3 or 4
+    int color_space;       // libjpeg J_COLOR_SPACE of the file (1 gray, 2 rgb, 3 ycbcr, 4 cmyk, 5 ycck)
+    int progressive;       // 1 for SOF2 / SOF10
+    int arithmetic;        // 1 for arithmetic coding
+    int data_precision;    // 8 (12-bit files fail in read_header on Debian's 8-bit build)
+    int saw_adobe_marker;  // APP14 "Adobe" present
+    int adobe_transform;   // its transform flag (0 none/CMYK, 1 YCbCr, 2 YCCK)
+} tk_jpeg_header;
+
+/// Reads the JPEG header (markers up to the first SOS) from memory.
+int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, char err[TK_ERR_LEN]);
+
+/// Decodes a JPEG at DCT scale `scale_num`/8 (1...8). The output size is
+/// ceil(width*scale_num/8) x ceil(height*scale_num/8); `dst` must hold exactly
+/// out_width*out_height*4 bytes. Gray, RGB and YCbCr files come out as RGBA8 (alpha 255);
+/// CMYK and YCCK files come out as 4-byte CMYK exactly as stored (Adobe files inverted), and
+/// the caller converts. `block_smoothing` 0 disables libjpeg's progressive block smoothing.
+/// The number of libjpeg warnings goes to *warnings and the first one's text to `warn`;
+/// `fail_on_warning` makes the first warning fatal.
+int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
+                   int fail_on_warning, uint8_t *dst, size_t dst_size,
+                   uint32_t *out_width, uint32_t *out_height, int *warnings,
+                   char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
+/// Encodes packed pixels (RGBA8 with the alpha byte ignored when `channels` is 4, RGB8 when 3,
+/// gray when 1) to a baseline or progressive JPEG in memory. `subsampling_444` 1 keeps full
+/// chroma, 0 uses 4:2:0. `optimize` 1 builds optimal Huffman tables. No metadata is written.
+/// On success *out is a malloc'd buffer the caller frees with tk_free.
+int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                   int quality, int subsampling_444, int progressive, int optimize,
+                   uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
+
+// MARK: - Memory
+
+/// Frees a buffer returned by an encoder.
+void tk_free(void *p);
+
+#endif

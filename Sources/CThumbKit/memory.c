@@ -1,0 +1,3 @@
+#include "CThumbKit.h"
+#include <stdlib.h>
+void tk_free(void *p) { free(p); }

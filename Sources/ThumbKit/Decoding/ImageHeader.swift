@@ -1,0 +1,84 @@
+/// The container formats ThumbKit reads and writes.
+public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    case png
+    case jpeg
+
+    /// Recognises a format from the file's first bytes (its signature), never from its name.
+    public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
+        if bytes.count >= 8, bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            return .png
+        }
+        if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
+        return nil
+    }
+
+    /// The format a file name's extension asks for (`jpg`, `jpeg`, `png`, any case).
+    public init?(fileExtension ext: String) {
+        switch ext.lowercased() {
+        case "jpg", "jpeg", "jpe": self = .jpeg
+        case "png": self = .png
+        default: return nil
+        }
+    }
+
+    /// The usual file extension.
+    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+}
+
+/// What a file's header says, read without decoding any pixels.
+public struct ImageHeader: Sendable, Hashable {
+    /// The container format.
+    public var format: ImageFormat
+    /// Width as stored in the file (before EXIF orientation).
+    public var width: Int
+    /// Height as stored in the file (before EXIF orientation).
+    public var height: Int
+    /// EXIF orientation (JPEG APP1); `.up` when absent or unreadable.
+    public var orientation: ExifOrientation
+    /// True when the image can carry transparency (alpha channel or PNG tRNS).
+    public var hasAlpha: Bool
+    /// Progressive JPEG or interlaced PNG.
+    public var isProgressive: Bool
+    /// Colour components in the file (1 gray, 2 gray+alpha, 3 colour, 4 colour+alpha or CMYK).
+    public var components: Int
+
+    public init(
+        format: ImageFormat, width: Int, height: Int, orientation: ExifOrientation = .up,
+        hasAlpha: Bool = false, isProgressive: Bool = false, components: Int = 3
+    ) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.hasAlpha = hasAlpha
+        self.isProgressive = isProgressive
+        self.components = components
+    }
+
+    /// Width and height as displayed, after the orientation is applied.
+    public var orientedSize: (width: Int, height: Int) {
+        orientation.swapsAxes ? (height, width) : (width, height)
+    }
+}
+
+/// A decoded image, as stored (the orientation is *not* yet applied).
+public struct DecodedImage: Sendable {
+    /// The pixels, possibly reduced by JPEG shrink-on-load.
+    public var buffer: PixelBuffer
+    /// The file's header.
+    public var header: ImageHeader
+    /// The DCT scale used, as a numerator over 8 (8 means full size; always 8 for PNG).
+    public var scaleNumerator: Int
+    /// Codec warnings that did not stop the decode, in order.
+    public var warnings: [String]
+
+    public init(buffer: PixelBuffer, header: ImageHeader, scaleNumerator: Int = 8, warnings: [String] = []) {
+        self.buffer = buffer
+        self.header = header
+        self.scaleNumerator = scaleNumerator
+        self.warnings = warnings
+    }
+
+    /// Decoded size ÷ original size.
+    public var loadScale: Double { Double(scaleNumerator) / 8 }
+}

@@ -1,0 +1,54 @@
+/// Resource limits checked against a file before any pixel memory is allocated.
+/// Defaults follow sharp: 268,402,689 pixels (0x3FFF × 0x3FFF), 65,500 pixels a side.
+public struct ImageLimits: Sendable, Hashable, Codable {
+    /// Largest width × height accepted.
+    public var maxPixels: Int
+    /// Largest width or height accepted.
+    public var maxDimension: Int
+    /// Largest input file accepted, in bytes.
+    public var maxFileBytes: Int
+
+    public static let defaultMaxPixels = 268_402_689
+    public static let defaultMaxDimension = 65_500
+    public static let defaultMaxFileBytes = 256 * 1024 * 1024
+
+    public init(
+        maxPixels: Int = ImageLimits.defaultMaxPixels,
+        maxDimension: Int = ImageLimits.defaultMaxDimension,
+        maxFileBytes: Int = ImageLimits.defaultMaxFileBytes
+    ) {
+        self.maxPixels = maxPixels
+        self.maxDimension = maxDimension
+        self.maxFileBytes = maxFileBytes
+    }
+
+    /// Throws `.overLimit` when a `width` × `height` image may not be decoded.
+    public func check(width: Int, height: Int, path: String) throws(DecodeError) {
+        if width > maxDimension || height > maxDimension {
+            throw .overLimit(
+                path: path,
+                reason: "\(width)x\(height) exceeds the dimension limit of \(maxDimension) pixels a side")
+        }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixels {
+            throw .overLimit(
+                path: path, reason: "\(width)x\(height) exceeds the pixel limit of \(maxPixels) pixels")
+        }
+    }
+}
+
+/// How files are decoded.
+public struct DecodeOptions: Sendable, Hashable, Codable {
+    /// Limits checked from the header, before allocation.
+    public var limits: ImageLimits
+    /// Treat a codec warning (premature end of data, extraneous bytes) as an error.
+    public var failOnWarning: Bool
+    /// Apply the EXIF orientation (the default). When false, pixels are used as stored.
+    public var autoRotate: Bool
+
+    public init(limits: ImageLimits = ImageLimits(), failOnWarning: Bool = false, autoRotate: Bool = true) {
+        self.limits = limits
+        self.failOnWarning = failOnWarning
+        self.autoRotate = autoRotate
+    }
+}

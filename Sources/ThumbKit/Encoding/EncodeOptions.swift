@@ -1,0 +1,76 @@
+/// How an output image is encoded.
+public struct EncodeOptions: Sendable, Hashable, Codable {
+    /// JPEG chroma subsampling.
+    public enum Subsampling: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Chroma at half resolution both ways (the JPEG default; smallest files).
+        case yuv420 = "4:2:0"
+        /// Full-resolution chroma (sharper colour edges).
+        case yuv444 = "4:4:4"
+    }
+
+    /// Output container.
+    public var format: ImageFormat
+    /// JPEG quality, 1...100.
+    public var quality: Int
+    /// JPEG chroma subsampling.
+    public var subsampling: Subsampling
+    /// Write a progressive JPEG.
+    public var progressive: Bool
+    /// Build optimal Huffman tables (smaller JPEGs, slightly slower).
+    public var optimizeHuffman: Bool
+    /// zlib level for PNG, 0...9.
+    public var pngCompressionLevel: Int
+    /// Colour that transparent pixels are flattened onto for JPEG (which has no alpha).
+    public var background: RGBA
+
+    public init(
+        format: ImageFormat = .jpeg, quality: Int = 85, subsampling: Subsampling = .yuv420,
+        progressive: Bool = false, optimizeHuffman: Bool = true, pngCompressionLevel: Int = 6,
+        background: RGBA = .white
+    ) {
+        precondition((1...100).contains(quality), "JPEG quality must be 1...100.")
+        precondition((0...9).contains(pngCompressionLevel), "PNG compression level must be 0...9.")
+        self.format = format
+        self.quality = quality
+        self.subsampling = subsampling
+        self.progressive = progressive
+        self.optimizeHuffman = optimizeHuffman
+        self.pngCompressionLevel = pngCompressionLevel
+        self.background = background
+    }
+
+    /// Stable key of every option that changes the output bytes; version bumped on format change.
+    /// JPEG: `jpeg/v1?q=85,ss=420,prog=0,opt=1,bg=#ffffffff`; PNG: `png/v1?level=6`.
+    public var identifier: String {
+        switch format {
+        case .jpeg:
+            let ss = subsampling == .yuv420 ? "420" : "444"
+            return "jpeg/v1?q=\(quality),ss=\(ss),prog=\(progressive ? 1 : 0),opt=\(optimizeHuffman ? 1 : 0),bg=\(background.hex)"
+        case .png:
+            return "png/v1?level=\(pngCompressionLevel)"
+        }
+    }
+}
+
+/// Why an image could not be encoded or written.
+public enum EncodeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The codec failed (reason from libpng / libjpeg).
+    case codec(path: String, reason: String)
+    /// Writing the file failed (disk full, permissions, missing folder).
+    case write(path: String, reason: String)
+
+    public var path: String {
+        switch self {
+        case .codec(let p, _), .write(let p, _): return p
+        }
+    }
+
+    public var reason: String {
+        switch self {
+        case .codec(_, let r), .write(_, let r): return r
+        }
+    }
+
+    /// `<path>: <reason>`.
+    public var description: String { "\(path): \(reason)" }
+}

@@ -1,0 +1,3 @@
+// The thumbkit command-line interface.
+import ThumbKit
+

@@ -1,0 +1,3 @@
+// Catalog module: records, recipes, rating strips, app icons, store, site, ingest, bench history.
+import ThumbKit
+
