@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+
+/// Runs a thumbnail request over many files: images in parallel across `jobs` workers, each
+/// file read, decoded once, resized for every scale, encoded and written atomically. A failure
+/// is recorded for its file and the batch goes on.
+public struct BatchRunner: Sendable {
+    public var request: ThumbnailRequest
+    public var encoding: EncodeOptions
+    public var template: OutputTemplate
+    /// Parallel workers (≥ 1).
+    public var jobs: Int
+
+    public init(request: ThumbnailRequest, encoding: EncodeOptions, template: OutputTemplate, jobs: Int) {
+        self.request = request
+        self.encoding = encoding
+        self.template = template
+        self.jobs = max(1, jobs)
+    }
+
+    /// Processes `files` in order of submission; `progress(done, total)` after each file and
+    /// `onItem` with each finished item (from worker threads).
+    public func run(
+        _ files: [String], progress: (@Sendable (Int, Int) -> Void)? = nil,
+        onItem: (@Sendable (BatchItem) -> Void)? = nil
+    ) -> BatchReport {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let plannedOutputs = planOutputs(files)
+        let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        let results = Mutex<[BatchItem?]>(Array(repeating: nil, count: files.count))
+        let workers = min(jobs, max(1, files.count))
+        // Fewer images than workers: give the spare threads to each image's rows.
+        let rowThreads = max(1, jobs / workers)
+        let runner = self
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < files.count else { break }
+                let item: BatchItem
+                switch plannedOutputs[index] {
+                case .failure(let message):
+                    item = BatchItem(input: files[index], outputs: [], error: message.description, warnings: [], megapixels: 0)
+                case .success(let outputs):
+                    item = runner.process(files[index], outputs: outputs, threads: rowThreads)
+                }
+                results.withLock { $0[index] = item }
+                onItem?(item)
+                let finished = done.add(1, ordering: .relaxed).newValue
+                progress?(finished, files.count)
+            }
+        }
+        let items = results.withLock { $0.map { $0! } }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return BatchReport(items: items, wallSeconds: seconds)
+    }
+
+    /// Output paths for every file; a file whose output would overwrite another input's output
+    /// (same base name) or its own source fails instead, so nothing is silently lost.
+    private func planOutputs(_ files: [String]) -> [Result<[(Int, String)], PlanError>] {
+        var owner: [String: String] = [:]
+        return files.map { file in
+            let outputs = request.scales.map { ($0, template.path(for: file, scale: $0)) }
+            for (_, path) in outputs {
+                if let other = owner[path] {
+                    return .failure(PlanError("\(file): output \(path) would overwrite the thumbnail of \(other)"))
+                }
+                if FileIO.isSameFile(path, file) {
+                    return .failure(PlanError("\(file): output \(path) is the source itself"))
+                }
+            }
+            for (_, path) in outputs { owner[path] = file }
+            return .success(outputs)
+        }
+    }
+
+    private struct PlanError: Error, CustomStringConvertible {
+        let description: String
+        init(_ text: String) { description = text }
+    }
+
+    /// Reads, decodes, resizes, encodes and writes one file.
+    private func process(_ file: String, outputs: [(Int, String)], threads: Int) -> BatchItem {
+        var megapixels = 0.0
+        do {
+            let data = try FileIO.read(file, maxBytes: request.decode.limits.maxFileBytes)
+            let set = try Thumbnailer.make(from: data, path: file, request: request, threads: threads)
+            megapixels = Double(set.header.width * set.header.height) / 1e6
+            // Encode everything first, so a failure leaves no output of this file behind.
+            var encoded: [(OutputFile, [UInt8])] = []
+            for ((scale, image), (_, path)) in zip(set.images, outputs) {
+                let bytes = try ImageEncoders.encode(image, options: encoding, path: path)
+                encoded.append(
+                    (OutputFile(path: path, scale: scale, width: image.width, height: image.height, bytes: bytes.count), bytes))
+            }
+            var written: [String] = []
+            do {
+                for (output, bytes) in encoded {
+                    try FileIO.writeAtomically(bytes, to: output.path)
+                    written.append(output.path)
+                }
+            } catch {
+                // All of a file's outputs or none: remove the ones already in place.
+                for path in written { try? FileManager.default.removeItem(atPath: path) }
+                throw error
+            }
+            return BatchItem(
+                input: file, outputs: encoded.map(\.0), error: nil,
+                warnings: set.warnings.map { "\(file): \($0)" }, megapixels: megapixels)
+        } catch let error as DecodeError {
+            return BatchItem(input: file, outputs: [], error: error.description, warnings: [], megapixels: megapixels)
+        } catch let error as EncodeError {
+            return BatchItem(input: file, outputs: [], error: error.description, warnings: [], megapixels: megapixels)
+        } catch {
+            return BatchItem(input: file, outputs: [], error: "\(file): \(error)", warnings: [], megapixels: megapixels)
+        }
+    }
+}

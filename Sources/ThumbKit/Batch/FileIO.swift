@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reading sources and writing outputs safely: sources are only ever opened read-only, and an
+/// output appears under its name only once it is complete (written to a temporary name in the
+/// same folder, flushed, then renamed into place).
+public enum FileIO {
+    /// Reads a whole file, refusing it before reading when it is larger than `maxBytes`.
+    public static func read(_ path: String, maxBytes: Int = ImageLimits.defaultMaxFileBytes) throws(DecodeError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw .unreadable(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) != 0 { throw .unreadable(path: path, reason: errnoText()) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
+        let size = Int(st.st_size)
+        if size == 0 { throw .empty(path: path) }
+        if size > maxBytes {
+            throw .overLimit(path: path, reason: "file is \(size) bytes, over the limit of \(maxBytes) bytes")
+        }
+        var failure: String?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = Glibc.read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errnoText()
+                    break
+                }
+                if n == 0 { break }  // The file shrank while we read it.
+                done += n
+            }
+            count = done
+        }
+        if let failure { throw .unreadable(path: path, reason: failure) }
+        if bytes.isEmpty { throw .empty(path: path) }
+        return bytes
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary dot-file in the same folder, flushed to
+    /// disk, then renamed over `path`. On any failure the temporary file is removed and nothing
+    /// appears under `path`. Missing parent folders are created.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(EncodeError) {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            throw .write(path: path, reason: "cannot create folder \(dir): \(error.localizedDescription)")
+        }
+        let temp = dir + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 { throw .write(path: path, reason: errnoText()) }
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errnoText()
+                    return
+                }
+                done += n
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = errnoText() }
+        if close(fd) != 0 && failure == nil { failure = errnoText() }
+        if failure == nil && rename(temp, path) != 0 { failure = errnoText() }
+        if let failure {
+            unlink(temp)
+            throw .write(path: path, reason: failure)
+        }
+    }
+
+    /// True when both paths name the same existing file (same device and inode).
+    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var sa = stat()
+        var sb = stat()
+        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+
+    /// The current `errno` as text, lower-case.
+    static func errnoText() -> String {
+        String(cString: strerror(errno)).lowercased()
+    }
+}

@@ -1,0 +1,120 @@
+/// A rectangle in source pixel coordinates, with fractional edges.
+public struct SourceRect: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The same rectangle in an image reduced by `factor` (0 < factor ≤ 1), for example a JPEG
+    /// decoded at DCT scale n/8: every coordinate is multiplied by the factor.
+    public func scaled(by factor: Double) -> SourceRect {
+        SourceRect(x: x * factor, y: y * factor, width: width * factor, height: height * factor)
+    }
+}
+
+/// Where the pixels go: which part of the source is resampled to which output size, and where
+/// that output sits on the final canvas (only `pad` has a canvas larger than the output).
+public struct CropGeometry: Sendable, Hashable {
+    /// The part of the source that becomes the output (may have fractional edges).
+    public var sourceRect: SourceRect
+    /// The resampled image's size.
+    public var outputWidth: Int
+    public var outputHeight: Int
+    /// The final image's size: equals the output size except for `pad`.
+    public var canvasWidth: Int
+    public var canvasHeight: Int
+    /// Top-left of the output on the canvas (0, 0 except for `pad`).
+    public var offsetX: Int
+    public var offsetY: Int
+
+    public init(
+        sourceRect: SourceRect, outputWidth: Int, outputHeight: Int,
+        canvasWidth: Int? = nil, canvasHeight: Int? = nil, offsetX: Int = 0, offsetY: Int = 0
+    ) {
+        self.sourceRect = sourceRect
+        self.outputWidth = outputWidth
+        self.outputHeight = outputHeight
+        self.canvasWidth = canvasWidth ?? outputWidth
+        self.canvasHeight = canvasHeight ?? outputHeight
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+    }
+
+    /// Plans how a `sourceWidth` × `sourceHeight` image maps onto `options`' box.
+    ///
+    /// - `fill`: the geometry of UIKit's `imageByScalingAndCroppingForSize:`. The scale is
+    ///   max(tw/w, th/h); the scaled image is centred on the target canvas and the canvas bounds
+    ///   crop it. The crop rectangle keeps its fractional offset (it is never rounded to whole
+    ///   pixels: the resampler honours it). Without upscaling, a source smaller than the box
+    ///   keeps scale 1 and is cropped to at most the box.
+    /// - `fit`: scale min(tw/w, th/h), each side rounded to the nearest pixel (at least 1).
+    /// - `pad`: `fit`, centred on a canvas of exactly the box (offsets rounded down).
+    /// - `stretch`: each axis scaled to the box.
+    public static func plan(sourceWidth w: Int, sourceHeight h: Int, options: ResizeOptions) -> CropGeometry {
+        precondition(w > 0 && h > 0, "Source size must be positive.")
+        let sw = Double(w)
+        let sh = Double(h)
+        let tw = options.width
+        let th = options.height
+        switch options.mode {
+        case .fill:
+            let widthFactor = Double(tw) / sw
+            let heightFactor = Double(th) / sh
+            var scale = max(widthFactor, heightFactor)
+            var outW = tw
+            var outH = th
+            if scale > 1 && !options.upscale {
+                scale = 1
+                outW = min(tw, w)
+                outH = min(th, h)
+            }
+            // The scaled image is centred on the canvas: its origin sits at
+            // ((canvas - scaled) / 2) in output pixels; map the canvas back to source pixels.
+            let scaledW = sw * scale
+            let scaledH = sh * scale
+            let originX = (Double(outW) - scaledW) * 0.5
+            let originY = (Double(outH) - scaledH) * 0.5
+            let rect = SourceRect(
+                x: -originX / scale, y: -originY / scale,
+                width: Double(outW) / scale, height: Double(outH) / scale)
+            return CropGeometry(sourceRect: rect, outputWidth: outW, outputHeight: outH)
+        case .fit, .pad:
+            var scale = min(Double(tw) / sw, Double(th) / sh)
+            if scale > 1 && !options.upscale { scale = 1 }
+            // sw * scale ≤ tw, so rounding never leaves the box.
+            let outW = max(1, Int((sw * scale).rounded()))
+            let outH = max(1, Int((sh * scale).rounded()))
+            let rect = SourceRect(x: 0, y: 0, width: sw, height: sh)
+            if options.mode == .fit {
+                return CropGeometry(sourceRect: rect, outputWidth: outW, outputHeight: outH)
+            }
+            let canvasW = max(tw, outW)
+            let canvasH = max(th, outH)
+            return CropGeometry(
+                sourceRect: rect, outputWidth: outW, outputHeight: outH,
+                canvasWidth: canvasW, canvasHeight: canvasH,
+                offsetX: (canvasW - outW) / 2, offsetY: (canvasH - outH) / 2)
+        case .stretch:
+            var outW = tw
+            var outH = th
+            if !options.upscale {
+                outW = min(tw, w)
+                outH = min(th, h)
+            }
+            return CropGeometry(
+                sourceRect: SourceRect(x: 0, y: 0, width: sw, height: sh), outputWidth: outW, outputHeight: outH)
+        }
+    }
+
+    /// The scale the output needs from the source on each axis (output pixels per source pixel).
+    public var requiredScale: (x: Double, y: Double) {
+        (Double(outputWidth) / sourceRect.width, Double(outputHeight) / sourceRect.height)
+    }
+}

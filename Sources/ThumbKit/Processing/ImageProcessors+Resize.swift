@@ -1,0 +1,73 @@
+extension ImageProcessors {
+    /// Resizes an image to a box with a mode (fill, fit, pad, stretch) and a kernel.
+    public struct Resize: Sendable, Hashable {
+        /// The options; their `identifier` keys outputs.
+        public let options: ResizeOptions
+
+        public init(_ options: ResizeOptions) {
+            self.options = options
+        }
+
+        /// Stable key: the options' identifier.
+        public var identifier: String { options.identifier }
+
+        /// Resizes `image` (already upright) with `threads` threads for its rows.
+        public func process(_ image: PixelBuffer, threads: Int = 1) -> PixelBuffer {
+            process(image, originalWidth: image.width, originalHeight: image.height, orientation: .up, threads: threads)
+        }
+
+        /// Resizes an image that may be stored rotated and may have been decoded reduced.
+        ///
+        /// - Parameters:
+        ///   - image: pixels as stored, possibly decoded at a reduced size (shrink-on-load).
+        ///   - originalWidth/originalHeight: the file's stored size; `image` is that size
+        ///     multiplied by `image.width / originalWidth` (JPEG DCT scaling rounds up, so the
+        ///     factor is taken as `loadScale`).
+        ///   - loadScale: decoded ÷ original (n/8 for JPEG, 1 otherwise).
+        ///   - orientation: applied to the small output, after the box is swapped for 5–8
+        ///     (as libvips does), so geometry is planned in stored space.
+        public func process(
+            _ image: PixelBuffer, originalWidth: Int, originalHeight: Int, loadScale: Double = 1,
+            orientation: ExifOrientation, threads: Int = 1
+        ) -> PixelBuffer {
+            let stored = Self.storedOptions(options, orientation: orientation)
+            let geometry = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
+            let rect = geometry.sourceRect.scaled(by: loadScale)
+            var out = Resampler.resample(
+                image, rect: rect, width: geometry.outputWidth, height: geometry.outputHeight,
+                kernel: options.kernel, linearLight: options.linearLight, threads: threads)
+            out = out.applying(orientation)
+            if options.mode == .pad {
+                let canvasW = max(options.width, out.width)
+                let canvasH = max(options.height, out.height)
+                out = out.placed(
+                    onCanvasWidth: canvasW, height: canvasH, background: options.background,
+                    x: (canvasW - out.width) / 2, y: (canvasH - out.height) / 2)
+            }
+            return out
+        }
+
+        /// The smallest decoded ÷ original ratio that still leaves `margin` times the output's
+        /// resolution on the tighter axis (for JPEG shrink-on-load); 1 means "decode in full".
+        public func minimumLoadScale(
+            originalWidth: Int, originalHeight: Int, orientation: ExifOrientation, margin: Double
+        ) -> Double {
+            let stored = Self.storedOptions(options, orientation: orientation)
+            let geometry = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
+            let need = geometry.requiredScale
+            return min(1, margin * max(need.x, need.y))
+        }
+
+        /// `options` with the box turned to stored orientation (width and height swapped for
+        /// orientations 5–8); a pad box is planned as fit and padded after turning.
+        static func storedOptions(_ options: ResizeOptions, orientation: ExifOrientation) -> ResizeOptions {
+            let swap = orientation.swapsAxes
+            return ResizeOptions(
+                width: swap ? options.height : options.width,
+                height: swap ? options.width : options.height,
+                mode: options.mode == .pad ? .fit : options.mode,
+                kernel: options.kernel, upscale: options.upscale,
+                linearLight: options.linearLight, background: options.background)
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/// Namespace for image processors; each lives in its own `ImageProcessors+Name.swift` file.
+public enum ImageProcessors {}
