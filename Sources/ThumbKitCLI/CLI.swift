@@ -73,11 +73,19 @@ public enum CLI {
         guard let command = resolve(parsed.commandPath, in: commands) else {
             preconditionFailure("No command type for '\(parsed.commandName)'; the spec tree comes from the types.")
         }
+        let result: Result<ExitCode, any Error>
         do {
-            return try await command.run(parsed, context: context).rawValue
-        } catch let error as UsageError {
-            return printUsageError(error, spec: parsed.spec, commandName: parsed.commandName, context: context)
+            result = .success(try await command.run(parsed, context: context))
         } catch {
+            result = .failure(error)
+        }
+        context.progress.finish()
+        switch result {
+        case .success(let code):
+            return code.rawValue
+        case .failure(let error as UsageError):
+            return printUsageError(error, spec: parsed.spec, commandName: parsed.commandName, context: context)
+        case .failure(let error):
             context.report(error)
             return ExitCode.failure.rawValue
         }

@@ -15,6 +15,9 @@ public struct CommandContext: Sendable {
     public let stderr: TextOutput
     /// Environment variables (for `NO_COLOR`, `THUMBKIT_*` settings and so on).
     public let environment: [String: String]
+    /// The status line on stderr (drawn only when stderr is a terminal). Everything written
+    /// through this context goes around it, so it never mixes with results or errors.
+    public let progress: ProgressLine
 
     /// A context; pass capturing outputs in tests.
     public init(
@@ -25,6 +28,7 @@ public struct CommandContext: Sendable {
         self.stdout = stdout
         self.stderr = stderr
         self.environment = environment
+        self.progress = ProgressLine(output: stderr)
     }
 
     /// Colours for text written to stdout: enabled only on a terminal without `NO_COLOR`.
@@ -34,12 +38,12 @@ public struct CommandContext: Sendable {
 
     /// Writes `line` and a newline to stdout.
     public func print(_ line: String) {
-        stdout.writeLine(line)
+        progress.write(line + "\n", to: stdout)
     }
 
     /// Writes `thumbkit: <message>` and a newline to stderr.
     public func printError(_ message: String) {
-        stderr.writeLine("\(programName): \(message)")
+        progress.write("\(programName): \(message)\n", to: stderr)
     }
 
     /// Reports a failed input: `thumbkit: <error>` on stderr, where the error's description is
@@ -48,15 +52,10 @@ public struct CommandContext: Sendable {
         printError(String(describing: error))
     }
 
-    /// A progress line on stderr (drawn only when stderr is a terminal).
-    public func makeProgressLine() -> ProgressLine {
-        ProgressLine(output: stderr)
-    }
-
     /// Writes `value` to stdout as pretty-printed JSON with sorted keys, unescaped slashes and
     /// ISO 8601 dates, followed by a newline.
     public func writeJSON<T: Encodable>(_ value: T) throws {
-        stdout.writeLine(try Self.jsonString(value))
+        print(try Self.jsonString(value))
     }
 
     /// The JSON text ``writeJSON(_:)`` writes (without the final newline).

@@ -4,8 +4,10 @@ import Synchronization
 /// that output is a terminal; otherwise ``update(_:)`` and ``finish()`` do nothing, so logs and
 /// pipes never see it. Safe to call from concurrent tasks.
 ///
-/// Print messages while a line is shown with ``printAbove(_:)``: it clears the line, writes the
-/// message and redraws, so the two never mix. Call ``finish()`` at the end to clear the line.
+/// Other text must not land in the middle of the line: write it with ``write(_:to:)``, which
+/// clears the line, writes the text and redraws the line. ``CommandContext`` owns one progress
+/// line and sends all its output through it, so commands just call `context.progress.update(…)`
+/// and need not care. ``finish()`` clears the line (the CLI calls it when a command returns).
 public final class ProgressLine: Sendable {
     private struct State {
         var current: String?
@@ -37,15 +39,22 @@ public final class ProgressLine: Sendable {
         }
     }
 
-    /// Writes `line` (and a newline) above the progress line, which is then redrawn. Without
-    /// a terminal it simply writes the line.
-    public func printAbove(_ line: String) {
+    /// Writes `text` (whole lines, ending in a newline) to `target` without mixing it into the
+    /// line: when the line is shown and `target` is a terminal too (stdout on the same screen,
+    /// or the line's own output), the line is cleared first and redrawn after.
+    public func write(_ text: String, to target: TextOutput) {
         state.withLock { state in
-            guard isEnabled, let current = state.current else {
-                output.writeLine(line)
+            guard isEnabled, let current = state.current, target === output || target.isTerminal else {
+                target.write(text)
                 return
             }
-            output.write("\r\u{1B}[2K" + line + "\n" + current)
+            if target === output {
+                output.write("\r\u{1B}[2K" + text + current)
+            } else {
+                output.write("\r\u{1B}[2K")
+                target.write(text)
+                output.write(current)
+            }
         }
     }
 

@@ -24,6 +24,7 @@ private enum EchoCommand: Command {
                 context.report(SampleFileError(path: input, reason: "not an image"))
                 failures += 1
             } else {
+                context.progress.update("working on \(input)")
                 context.print("\(input) \(size) q\(quality)")
             }
         }
@@ -95,6 +96,15 @@ struct CLITests {
         #expect(run.status == 1)
         #expect(run.stdout == "a.jpg 88x88 q85\n")
         #expect(run.stderr == "thumbkit: bad.jpg: not an image\n")
+    }
+
+    @Test func theProgressLineIsClearedWhenTheCommandReturns() async {
+        let out = TextOutput(capturingAsTerminal: true)
+        let err = TextOutput(capturingAsTerminal: true)
+        let status = await CLI.run(["thumb", "a.jpg"], commands: [EchoCommand.self], stdout: out, stderr: err)
+        #expect(status == 0)
+        #expect(out.text == "a.jpg 88x88 q85\n")
+        #expect(err.text.hasSuffix("working on a.jpg\r\u{1B}[2K"))
     }
 
     @Test func aThrownRuntimeErrorIsReportedAndExitsOne() async {

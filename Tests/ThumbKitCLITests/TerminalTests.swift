@@ -7,6 +7,10 @@ import Testing
     import Glibc
 #endif
 
+private struct SampleReportError: Error, CustomStringConvertible {
+    var description: String { "b.jpg: not an image" }
+}
+
 struct ColorRow: Sendable, CustomTestStringConvertible {
     let label: String
     let isTerminal: Bool
@@ -50,7 +54,7 @@ struct TerminalTests {
         let stderr = TextOutput(capturingAsTerminal: false)
         let progress = ProgressLine(output: stderr, width: 80)
         progress.update("[1/2] a.jpg")
-        progress.printAbove("thumbkit: b.jpg: not an image")
+        progress.write("thumbkit: b.jpg: not an image\n", to: stderr)
         progress.update("[2/2] b.jpg")
         progress.finish()
         #expect(!progress.isEnabled)
@@ -61,13 +65,38 @@ struct TerminalTests {
         let stderr = TextOutput(capturingAsTerminal: true)
         let progress = ProgressLine(output: stderr, width: 80)
         progress.update("[1/2] a.jpg")
-        progress.printAbove("warning")
+        progress.write("warning\n", to: stderr)
         progress.update("[2/2] b.jpg")
         progress.finish()
         progress.finish()
         let clear = "\r\u{1B}[2K"
         #expect(stderr.text == "\(clear)[1/2] a.jpg\(clear)warning\n[1/2] a.jpg\(clear)[2/2] b.jpg\(clear)")
         #expect(!stderr.text.contains("\n[2/2]"))
+    }
+
+    @Test func resultsOnTheSameTerminalAreWrittenAroundTheProgressLine() {
+        let stdout = TextOutput(capturingAsTerminal: true)
+        let stderr = TextOutput(capturingAsTerminal: true)
+        let context = CommandContext(stdout: stdout, stderr: stderr)
+        context.progress.update("[1/2] a.jpg")
+        context.print("a.jpg ok")
+        context.report(SampleReportError())
+        context.progress.finish()
+        let clear = "\r\u{1B}[2K"
+        #expect(stdout.text == "a.jpg ok\n")
+        #expect(
+            stderr.text
+                == "\(clear)[1/2] a.jpg\(clear)[1/2] a.jpg\(clear)thumbkit: b.jpg: not an image\n[1/2] a.jpg\(clear)")
+    }
+
+    @Test func resultsPipedElsewhereLeaveTheProgressLineAlone() {
+        let stdout = TextOutput(capturingAsTerminal: false)
+        let stderr = TextOutput(capturingAsTerminal: true)
+        let context = CommandContext(stdout: stdout, stderr: stderr)
+        context.progress.update("[1/2] a.jpg")
+        context.print("a.jpg ok")
+        #expect(stdout.text == "a.jpg ok\n")
+        #expect(stderr.text == "\r\u{1B}[2K[1/2] a.jpg")
     }
 
     @Test func aProgressLineIsCutShortOfTheTerminalWidth() {
