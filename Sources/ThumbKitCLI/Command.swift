@@ -1,0 +1,55 @@
+/// A `thumbkit` command: a spec (parsed and rendered as help by the framework) and a `run`.
+///
+/// One file per command under `Commands/`, as a caseless enum:
+///
+/// ```swift
+/// enum ThumbCommand: Command {
+///     static let spec = CommandSpec(
+///         name: "thumb", abstract: "Make thumbnails.",
+///         positionals: [.variadic("input", help: "Image files to read.")],
+///         options: [.value("size", short: "s", valueName: "WxH", help: "Target box.", default: "88x88")])
+///
+///     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+///         let size = try arguments.size("size")!
+///         …
+///     }
+/// }
+/// ```
+///
+/// `run` returns ``ExitCode/success`` or ``ExitCode/failure``. A thrown ``UsageError`` prints the
+/// usage and exits 2; any other thrown error prints `thumbkit: <error>` and exits 1.
+public protocol Command: Sendable {
+    /// Name, help text, positionals and options. A group lists its children in
+    /// ``subcommands`` instead of `spec.subcommands`.
+    static var spec: CommandSpec { get }
+    /// Child commands of a group (`catalog` → `import`, `list`); empty for a leaf.
+    static var subcommands: [any Command.Type] { get }
+    /// Does the work. Write output through `context`, never with `print`.
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode
+}
+
+extension Command {
+    /// A leaf has no subcommands.
+    public static var subcommands: [any Command.Type] { [] }
+
+    /// ``spec`` with its subcommands filled in from ``subcommands``, recursively: the tree the
+    /// parser and help see.
+    public static var resolvedSpec: CommandSpec {
+        let children = subcommands
+        guard !children.isEmpty else { return spec }
+        assert(spec.subcommands.isEmpty, "\(spec.name): list children in `subcommands`, not in the spec.")
+        return spec.replacingSubcommands(children.map { $0.resolvedSpec })
+    }
+}
+
+/// A command that only dispatches (`thumbkit catalog`, `thumbkit bench`): declare
+/// ``Command/subcommands``; the default ``run(_:context:)`` is reached only if the group
+/// declares flags of its own, and reports a missing subcommand.
+public protocol CommandGroup: Command {}
+
+extension CommandGroup {
+    /// Reports ``UsageError/missingSubcommand(command:)``.
+    public static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        throw UsageError.missingSubcommand(command: arguments.commandName)
+    }
+}

@@ -1,0 +1,128 @@
+/// Everything the parser and the help text know about one command: plain data, in the manner of
+/// swift-argument-parser's `CommandConfiguration`.
+///
+/// A command either takes options and positionals (a leaf, such as `thumbkit thumb`) or has
+/// subcommands (a group, such as `thumbkit catalog`). A group may declare flags of its own (the
+/// root declares `--version`); they are accepted only when no subcommand follows.
+///
+/// `-h` and `--help` are implicit on every command and cannot be declared.
+public struct CommandSpec: Sendable, Hashable {
+    /// One positional argument: `<input>`, `[<output>]` or `<input> ...`.
+    public struct Positional: Sendable, Hashable {
+        /// Name shown in help (`<input>`) and key for ``ParsedArguments/argument(_:)``.
+        public let name: String
+        /// One-sentence help text.
+        public let help: String
+        /// Takes every remaining positional token (only the last positional may).
+        public let isVariadic: Bool
+        /// Missing required positionals are a ``UsageError/missingArgument(_:)``.
+        public let isRequired: Bool
+
+        /// Declares a positional argument.
+        public init(name: String, help: String, isVariadic: Bool = false, isRequired: Bool = true) {
+            precondition(!name.isEmpty, "A positional argument needs a name.")
+            self.name = name
+            self.help = help
+            self.isVariadic = isVariadic
+            self.isRequired = isRequired
+        }
+
+        /// A required single positional.
+        public static func required(_ name: String, help: String) -> Positional {
+            Positional(name: name, help: help)
+        }
+
+        /// An optional single positional.
+        public static func optional(_ name: String, help: String) -> Positional {
+            Positional(name: name, help: help, isRequired: false)
+        }
+
+        /// A positional that takes all remaining tokens; at least one when `required`.
+        public static func variadic(_ name: String, help: String, required: Bool = true) -> Positional {
+            Positional(name: name, help: help, isVariadic: true, isRequired: required)
+        }
+    }
+
+    /// The word that selects the command (`thumb`); for the root, the program name.
+    public let name: String
+    /// One line shown after `OVERVIEW:` and in the parent's SUBCOMMANDS list.
+    public let abstract: String
+    /// Longer text shown under the overview. Paragraphs are separated by blank lines and wrapped;
+    /// lines that start with a space (examples) are kept as written.
+    public let discussion: String
+    /// Positional arguments, in order.
+    public let positionals: [Positional]
+    /// Named options, in help order (`-h, --help` is appended implicitly).
+    public let options: [OptionSpec]
+    /// Nested commands (`thumbkit catalog import`); empty for a leaf.
+    public let subcommands: [CommandSpec]
+
+    /// Declares a command. Checks the table with messaged preconditions (duplicate names,
+    /// a variadic positional that is not last, positionals on a group…).
+    public init(
+        name: String, abstract: String, discussion: String = "",
+        positionals: [Positional] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = []
+    ) {
+        precondition(!name.isEmpty && !name.hasPrefix("-"), "Invalid command name '\(name)'.")
+        var longs = Set<String>()
+        var shorts = Set<Character>()
+        for option in options {
+            precondition(option.long != "help", "'--help' is implicit on '\(name)'; do not declare it.")
+            precondition(option.short != "h", "'-h' is implicit on '\(name)'; do not declare it.")
+            precondition(longs.insert(option.long).inserted, "'--\(option.long)' is declared twice in '\(name)'.")
+            if let short = option.short {
+                precondition(shorts.insert(short).inserted, "'-\(short)' is declared twice in '\(name)'.")
+            }
+        }
+        for (index, positional) in positionals.enumerated() {
+            precondition(
+                !positional.isVariadic || index == positionals.count - 1,
+                "Only the last positional of '\(name)' may be variadic.")
+            precondition(
+                !positional.isRequired || positionals[..<index].allSatisfy(\.isRequired),
+                "Required positional '\(positional.name)' of '\(name)' follows an optional one.")
+        }
+        precondition(
+            subcommands.isEmpty || positionals.isEmpty,
+            "Command group '\(name)' cannot take positionals.")
+        precondition(
+            subcommands.isEmpty || options.allSatisfy { $0.kind == .flag },
+            "Command group '\(name)' may only declare flags.")
+        var names = Set<String>()
+        for sub in subcommands {
+            precondition(sub.name != "help", "'help' is implicit on '\(name)'; do not declare it.")
+            precondition(names.insert(sub.name).inserted, "Subcommand '\(sub.name)' is declared twice in '\(name)'.")
+        }
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.positionals = positionals
+        self.options = options
+        self.subcommands = subcommands
+    }
+
+    /// Whether this command is a group that dispatches to subcommands.
+    public var isGroup: Bool { !subcommands.isEmpty }
+
+    /// The declared option with this long name.
+    public func option(long: String) -> OptionSpec? {
+        options.first { $0.long == long }
+    }
+
+    /// The declared option with this short name.
+    public func option(short: Character) -> OptionSpec? {
+        options.first { $0.short == short }
+    }
+
+    /// The direct subcommand with this name.
+    public func subcommand(named name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
+    }
+
+    /// A copy with `subcommands` replaced (used to build the tree from ``Command`` types).
+    func replacingSubcommands(_ subcommands: [CommandSpec]) -> CommandSpec {
+        CommandSpec(
+            name: name, abstract: abstract, discussion: discussion, positionals: positionals,
+            options: options, subcommands: subcommands)
+    }
+}

@@ -1,3 +1,0 @@
-// The thumbkit command-line interface.
-import ThumbKit
-
