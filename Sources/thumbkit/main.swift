@@ -1,1 +1,4 @@
-print("thumbkit")
+// The `thumbkit` executable: everything lives in ThumbKitCLI.
+import ThumbKitCLI
+
+await CLI.main(commands: ThumbKitCommands.all)

@@ -17,6 +17,14 @@ public struct BatchItem: Sendable, Codable {
     /// Input megapixels (stored size; 0 when the header could not be read).
     public var megapixels: Double
 
+    public init(input: String, outputs: [OutputFile], error: String?, warnings: [String], megapixels: Double) {
+        self.input = input
+        self.outputs = outputs
+        self.error = error
+        self.warnings = warnings
+        self.megapixels = megapixels
+    }
+
     public var succeeded: Bool { error == nil }
 }
 

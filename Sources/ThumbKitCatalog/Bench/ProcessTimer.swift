@@ -1,0 +1,79 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a command as a child process and measures it the way the kernel accounts it: wall
+/// time, user and system CPU time of the child and everything it waited for, and the peak
+/// resident set of the largest process (`wait4`'s rusage, `ru_maxrss`).
+public enum ProcessTimer {
+    /// One finished run.
+    public struct Measurement: Sendable, Hashable, Codable {
+        public var wallSeconds: Double
+        public var userSeconds: Double
+        public var systemSeconds: Double
+        public var peakRSSBytes: Int
+        public var exitStatus: Int32
+
+        public var cpuSeconds: Double { userSeconds + systemSeconds }
+    }
+
+    /// Why a command could not be run.
+    public struct LaunchError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Runs `arguments` (the first is looked up on PATH) with stdout and stderr sent to
+    /// `outputPath` (or /dev/null), and waits for it.
+    public static func run(_ arguments: [String], outputPath: String? = nil, environment: [String: String]? = nil)
+        throws -> Measurement
+    {
+        precondition(!arguments.isEmpty, "A command needs a program.")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let sink = outputPath ?? "/dev/null"
+        posix_spawn_file_actions_addopen(&actions, 1, sink, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        let rc = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp)
+        if rc != 0 {
+            throw LaunchError(description: "\(arguments[0]): cannot start: \(String(cString: strerror(rc)))")
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            if errno != EINTR { throw LaunchError(description: "\(arguments[0]): wait failed") }
+        }
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let exit: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Measurement(
+            wallSeconds: wall,
+            userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+            systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
+            peakRSSBytes: Int(usage.ru_maxrss) * 1024,
+            exitStatus: exit)
+    }
+
+    /// The full path of `program` on PATH, or nil.
+    public static func which(_ program: String) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(program)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
