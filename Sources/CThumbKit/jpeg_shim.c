@@ -240,9 +240,13 @@ int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int c
     tk_jpeg_error jerr;
     tk_jpeg_init_error(&jerr, err, warn, 0);
     if (pixels == NULL || out == NULL || out_size == NULL || width == 0 || height == 0 ||
-        width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION ||
         (channels != 1 && channels != 3 && channels != 4) || quality < 1 || quality > 100) {
         tk_jpeg_copy(err, "invalid JPEG encode arguments");
+        return -1;
+    }
+    if (width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {
+        snprintf(err, TK_ERR_LEN, "%ux%u exceeds the JPEG maximum of %ld pixels a side", width, height,
+                 (long)JPEG_MAX_DIMENSION);
         return -1;
     }
     *out = NULL;
