@@ -49,11 +49,12 @@ static void tk_jpeg_error_exit(j_common_ptr cinfo) {
 }
 
 static void tk_jpeg_output_message(j_common_ptr cinfo) {
-    // Called by libjpeg for messages it wants shown; keep the text instead of printing it.
+    // libjpeg's hook for "show this message" (stderr by default). With error_exit and
+    // emit_message replaced nothing in libjpeg calls it, but keep the text rather than print it.
     tk_jpeg_error *e = (tk_jpeg_error *)cinfo->err;
     char text[JMSG_LENGTH_MAX];
     (*cinfo->err->format_message)(cinfo, text);
-    if (e->warn != NULL && e->warn[0] == '\0') tk_jpeg_copy(e->warn, text);
+    tk_jpeg_copy(e->err, text);
 }
 
 static void tk_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
