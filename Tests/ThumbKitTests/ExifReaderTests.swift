@@ -177,7 +177,7 @@ struct ExifReaderTests {
 }
 
 /// A tiny deterministic generator, so a failure reproduces.
-struct SplitMix64 {
+fileprivate struct SplitMix64 {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
