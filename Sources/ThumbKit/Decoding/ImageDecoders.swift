@@ -3,7 +3,8 @@ import Foundation
 /// Namespace for the decoders. `ImageDecoders.decode` picks one by the file's signature.
 public enum ImageDecoders {
     /// Reads just the header of PNG or JPEG bytes (EXIF orientation included for JPEG).
-    /// Throws `.empty`, `.notAnImage`, `.unsupported` or `.corrupt`; does not check limits.
+    /// Throws `.empty`, `.notAnImage`, `.unsupported` or `.corrupt` (or `.overLimit` when libjpeg
+    /// itself refuses the size, above 65500 px a side); does not check `ImageLimits`.
     public static func readHeader(_ data: [UInt8], path: String) throws(DecodeError) -> ImageHeader {
         switch try format(of: data, path: path) {
         case .png: return try PNG.readHeader(data, path: path)
