@@ -1,1 +1,299 @@
+// jpeg_shim.c: libjpeg-turbo behind setjmp-safe, return-code functions (see CThumbKit.h).
+//
+// One error manager serves every call: fatal errors format the library's message into the
+// caller's `err` buffer and longjmp back to the shim; warnings (emit_message level -1) are
+// counted and the first one kept, or made fatal on request; trace messages are dropped. Nothing
+// is ever printed to stderr.
 #include "CThumbKit.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jerror.h>
+#include <jpeglib.h>
+
+// A corrupt progressive file can hold thousands of tiny scans, each of which walks the whole
+// coefficient buffer; real encoders write about 10. libjpeg-turbo 2.1 has no limit of its own.
+#define TK_JPEG_MAX_SCANS 1000
+// Ceiling for libjpeg's large allocations (the whole-image coefficient buffer of a progressive
+// file). Above it libjpeg asks for a backing store, which this build lacks, and fails cleanly.
+#define TK_JPEG_MAX_MEMORY (2048L * 1024L * 1024L)
+
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf jump;
+    char *err;
+    char *warn;
+    int warnings;
+    int fail_on_warning;
+} tk_jpeg_error;
+
+typedef struct {
+    struct jpeg_progress_mgr pub;
+    j_decompress_ptr cinfo;
+} tk_jpeg_progress;
+
+static void tk_jpeg_copy(char *dst, const char *msg) {
+    if (dst == NULL) return;
+    snprintf(dst, TK_ERR_LEN, "%s", msg != NULL ? msg : "");
+}
+
+static void tk_jpeg_error_exit(j_common_ptr cinfo) {
+    tk_jpeg_error *e = (tk_jpeg_error *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    tk_jpeg_copy(e->err, text);
+    longjmp(e->jump, 1);
+}
+
+static void tk_jpeg_output_message(j_common_ptr cinfo) {
+    // libjpeg's hook for "show this message" (stderr by default). With error_exit and
+    // emit_message replaced nothing in libjpeg calls it, but keep the text rather than print it.
+    tk_jpeg_error *e = (tk_jpeg_error *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    tk_jpeg_copy(e->err, text);
+}
+
+static void tk_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
+    if (msg_level >= 0) return;  // trace output
+    tk_jpeg_error *e = (tk_jpeg_error *)cinfo->err;
+    e->warnings += 1;
+    cinfo->err->num_warnings += 1;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    if (e->warnings == 1) tk_jpeg_copy(e->warn, text);
+    if (e->fail_on_warning) {
+        tk_jpeg_copy(e->err, text);
+        longjmp(e->jump, 1);
+    }
+}
+
+static void tk_jpeg_init_error(tk_jpeg_error *e, char *err, char *warn, int fail_on_warning) {
+    memset(e, 0, sizeof(*e));
+    jpeg_std_error(&e->pub);
+    e->pub.error_exit = tk_jpeg_error_exit;
+    e->pub.output_message = tk_jpeg_output_message;
+    e->pub.emit_message = tk_jpeg_emit_message;
+    e->err = err;
+    e->warn = warn;
+    e->fail_on_warning = fail_on_warning;
+    tk_jpeg_copy(err, "");
+    tk_jpeg_copy(warn, "");
+}
+
+static void tk_jpeg_progress_monitor(j_common_ptr common) {
+    tk_jpeg_progress *p = (tk_jpeg_progress *)common->progress;
+    if (p->cinfo->input_scan_number > TK_JPEG_MAX_SCANS) {
+        tk_jpeg_error *e = (tk_jpeg_error *)common->err;
+        snprintf(e->err, TK_ERR_LEN, "progressive JPEG has more than %d scans", TK_JPEG_MAX_SCANS);
+        longjmp(e->jump, 1);
+    }
+}
+
+// Sets up a decompressor over memory and reads the header. Must be called after setjmp.
+static void tk_jpeg_start(j_decompress_ptr cinfo, tk_jpeg_progress *progress, const uint8_t *data,
+                          size_t size) {
+    jpeg_create_decompress(cinfo);
+    cinfo->mem->max_memory_to_use = TK_JPEG_MAX_MEMORY;
+    progress->pub.progress_monitor = tk_jpeg_progress_monitor;
+    progress->cinfo = cinfo;
+    cinfo->progress = &progress->pub;
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    jpeg_read_header(cinfo, TRUE);
+}
+
+static void tk_jpeg_fill_header(j_decompress_ptr cinfo, tk_jpeg_header *out) {
+    memset(out, 0, sizeof(*out));
+    out->width = cinfo->image_width;
+    out->height = cinfo->image_height;
+    out->components = cinfo->num_components;
+    out->color_space = (int)cinfo->jpeg_color_space;
+    out->progressive = cinfo->progressive_mode ? 1 : 0;
+    out->arithmetic = cinfo->arith_code ? 1 : 0;
+    out->data_precision = cinfo->data_precision;
+    out->saw_adobe_marker = cinfo->saw_Adobe_marker ? 1 : 0;
+    out->adobe_transform = cinfo->Adobe_transform;
+}
+
+int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, char err[TK_ERR_LEN]) {
+    char warn[TK_ERR_LEN];
+    tk_jpeg_error jerr;
+    tk_jpeg_init_error(&jerr, err, warn, 0);
+    if (data == NULL || out == NULL || size == 0) {
+        tk_jpeg_copy(err, "Empty input file");
+        return -1;
+    }
+    struct jpeg_decompress_struct cinfo;
+    tk_jpeg_progress progress;
+    cinfo.err = &jerr.pub;
+    if (setjmp(jerr.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    tk_jpeg_start(&cinfo, &progress, data, size);
+    tk_jpeg_fill_header(&cinfo, out);
+    jpeg_destroy_decompress(&cinfo);
+    return 0;
+}
+
+int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
+                   int fail_on_warning, uint8_t *dst, size_t dst_size,
+                   uint32_t *out_width, uint32_t *out_height, int *warnings,
+                   char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
+    tk_jpeg_error jerr;
+    tk_jpeg_init_error(&jerr, err, warn, fail_on_warning);
+    if (warnings != NULL) *warnings = 0;
+    if (data == NULL || size == 0 || dst == NULL || scale_num < 1 || scale_num > 8) {
+        tk_jpeg_copy(err, "invalid JPEG decode arguments");
+        return -1;
+    }
+    struct jpeg_decompress_struct cinfo;
+    tk_jpeg_progress progress;
+    cinfo.err = &jerr.pub;
+    if (setjmp(jerr.jump)) {
+        if (warnings != NULL) *warnings = jerr.warnings;
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    tk_jpeg_start(&cinfo, &progress, data, size);
+
+    switch (cinfo.jpeg_color_space) {
+    case JCS_CMYK:
+    case JCS_YCCK:
+        cinfo.out_color_space = JCS_CMYK;  // Swift turns CMYK into RGB
+        break;
+    default:
+        cinfo.out_color_space = JCS_EXT_RGBA;  // gray, RGB and YCbCr
+        break;
+    }
+    cinfo.scale_num = (unsigned int)scale_num;
+    cinfo.scale_denom = 8;
+    cinfo.do_block_smoothing = block_smoothing ? TRUE : FALSE;
+    jpeg_calc_output_dimensions(&cinfo);
+    if (cinfo.output_components != 4 ||
+        (size_t)cinfo.output_width * (size_t)cinfo.output_height * 4 != dst_size) {
+        snprintf(err, TK_ERR_LEN, "output buffer holds %zu bytes, the %ux%u image needs %zu", dst_size,
+                 cinfo.output_width, cinfo.output_height,
+                 (size_t)cinfo.output_width * (size_t)cinfo.output_height * 4);
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    jpeg_start_decompress(&cinfo);
+    size_t row_bytes = (size_t)cinfo.output_width * 4;
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = dst + (size_t)cinfo.output_scanline * row_bytes;
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    // Reads on to EOI, where warnings about trailing junk are raised.
+    jpeg_finish_decompress(&cinfo);
+    if (out_width != NULL) *out_width = cinfo.output_width;
+    if (out_height != NULL) *out_height = cinfo.output_height;
+    if (warnings != NULL) *warnings = jerr.warnings;
+    jpeg_destroy_decompress(&cinfo);
+    return 0;
+}
+
+// MARK: - Encode
+
+// A growable malloc'd destination: unlike jpeg_mem_dest, its buffer can be freed on error.
+typedef struct {
+    struct jpeg_destination_mgr pub;
+    uint8_t *bytes;
+    size_t capacity;
+    size_t size;  // valid after term_destination
+} tk_jpeg_dest;
+
+static void tk_jpeg_dest_init(j_compress_ptr cinfo) {
+    tk_jpeg_dest *d = (tk_jpeg_dest *)cinfo->dest;
+    d->capacity = 16384;
+    d->bytes = malloc(d->capacity);
+    if (d->bytes == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 0);
+    d->pub.next_output_byte = d->bytes;
+    d->pub.free_in_buffer = d->capacity;
+}
+
+static boolean tk_jpeg_dest_empty(j_compress_ptr cinfo) {
+    // Called when the whole buffer is full (libjpeg's contract for this callback).
+    tk_jpeg_dest *d = (tk_jpeg_dest *)cinfo->dest;
+    size_t used = d->capacity;
+    if (d->capacity > SIZE_MAX / 2) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 1);
+    uint8_t *grown = realloc(d->bytes, d->capacity * 2);
+    if (grown == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 1);
+    d->bytes = grown;
+    d->capacity *= 2;
+    d->pub.next_output_byte = d->bytes + used;
+    d->pub.free_in_buffer = d->capacity - used;
+    return TRUE;
+}
+
+static void tk_jpeg_dest_term(j_compress_ptr cinfo) {
+    tk_jpeg_dest *d = (tk_jpeg_dest *)cinfo->dest;
+    d->size = d->capacity - d->pub.free_in_buffer;
+}
+
+int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                   int quality, int subsampling_444, int progressive, int optimize,
+                   uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
+    char warn[TK_ERR_LEN];
+    tk_jpeg_error jerr;
+    tk_jpeg_init_error(&jerr, err, warn, 0);
+    if (pixels == NULL || out == NULL || out_size == NULL || width == 0 || height == 0 ||
+        (channels != 1 && channels != 3 && channels != 4) || quality < 1 || quality > 100) {
+        tk_jpeg_copy(err, "invalid JPEG encode arguments");
+        return -1;
+    }
+    if (width > JPEG_MAX_DIMENSION || height > JPEG_MAX_DIMENSION) {
+        snprintf(err, TK_ERR_LEN, "%ux%u exceeds the JPEG maximum of %ld pixels a side", width, height,
+                 (long)JPEG_MAX_DIMENSION);
+        return -1;
+    }
+    *out = NULL;
+    *out_size = 0;
+    struct jpeg_compress_struct cinfo;
+    tk_jpeg_dest dest;
+    memset(&dest, 0, sizeof(dest));
+    cinfo.err = &jerr.pub;
+    if (setjmp(jerr.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(dest.bytes);
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    dest.pub.init_destination = tk_jpeg_dest_init;
+    dest.pub.empty_output_buffer = tk_jpeg_dest_empty;
+    dest.pub.term_destination = tk_jpeg_dest_term;
+    cinfo.dest = &dest.pub;
+
+    cinfo.image_width = width;
+    cinfo.image_height = height;
+    cinfo.input_components = channels;
+    cinfo.in_color_space = channels == 4 ? JCS_EXT_RGBX : channels == 3 ? JCS_RGB : JCS_GRAYSCALE;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    if (channels != 1) {
+        int h = subsampling_444 ? 1 : 2;
+        cinfo.comp_info[0].h_samp_factor = h;
+        cinfo.comp_info[0].v_samp_factor = h;
+        for (int c = 1; c < 3; c++) {
+            cinfo.comp_info[c].h_samp_factor = 1;
+            cinfo.comp_info[c].v_samp_factor = 1;
+        }
+    }
+    cinfo.optimize_coding = optimize ? TRUE : FALSE;
+    if (progressive) jpeg_simple_progression(&cinfo);
+    jpeg_start_compress(&cinfo, TRUE);
+    size_t row_bytes = (size_t)width * (size_t)channels;
+    while (cinfo.next_scanline < cinfo.image_height) {
+        // libjpeg's row type is non-const but the compressor only reads it.
+        JSAMPROW row = (JSAMPROW)(uintptr_t)(pixels + (size_t)cinfo.next_scanline * row_bytes);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    *out = dest.bytes;
+    *out_size = dest.size;
+    return 0;
+}

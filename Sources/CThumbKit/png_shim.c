@@ -1,1 +1,245 @@
+// png_shim.c: libpng 1.6 behind setjmp-safe, return-code functions (see CThumbKit.h).
+//
+// Reading uses two libpng APIs on purpose:
+// - the header comes from the low-level API (png_read_info over a memory reader), because only
+//   it reports bit depth, interlace and iCCP, and it stops before IDAT, so a 225000x225000
+//   file costs nothing;
+// - the pixels come from the simplified API (png_image_*), so every file decodes to exactly
+//   what libpng's own RGBA8 conversion gives (gAMA applied, 16-bit reduced, palettes and tRNS
+//   expanded).
+// Writing uses the low-level API because the simplified writer has no compression level.
 #include "CThumbKit.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Chunk memory limits for the header reader. libpng's compiled-in defaults (8 MB per chunk,
+// 1000 ancillary chunks) already bound text-chunk bombs; they are restated here so that the
+// bound does not depend on how libpng was configured.
+#define TK_PNG_CHUNK_MALLOC_MAX (8u * 1024u * 1024u)
+#define TK_PNG_CHUNK_CACHE_MAX 1000u
+
+static void tk_copy_message(char dst[TK_ERR_LEN], const char *msg) {
+    if (dst == NULL) return;
+    snprintf(dst, TK_ERR_LEN, "%s", msg != NULL ? msg : "unknown error");
+}
+
+// MARK: - Header (low-level API)
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t pos;
+    char *err;           // first fatal message
+    jmp_buf jump;
+} tk_png_reader;
+
+static void tk_png_read_fn(png_structp png, png_bytep out, size_t length) {
+    tk_png_reader *r = (tk_png_reader *)png_get_io_ptr(png);
+    if (length > r->size - r->pos) {
+        // The same words the simplified API's memory reader uses.
+        png_error(png, "read beyond end of data");
+    }
+    memcpy(out, r->data + r->pos, length);
+    r->pos += length;
+}
+
+static void tk_png_error_fn(png_structp png, png_const_charp msg) {
+    tk_png_reader *r = (tk_png_reader *)png_get_error_ptr(png);
+    tk_copy_message(r->err, msg);
+    longjmp(r->jump, 1);
+}
+
+static void tk_png_silent_warning_fn(png_structp png, png_const_charp msg) {
+    // Header reads are silent: warnings are reported by the decode, which sees every chunk.
+    (void)png;
+    (void)msg;
+}
+
+int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, char err[TK_ERR_LEN]) {
+    tk_copy_message(err, "");
+    if (data == NULL || out == NULL || size < 8) {
+        tk_copy_message(err, "Not a PNG file");
+        return -1;
+    }
+    if (png_sig_cmp(data, 0, 8) != 0) {
+        tk_copy_message(err, "Not a PNG file");
+        return -1;
+    }
+    tk_png_reader reader = {.data = data, .size = size, .pos = 0, .err = err};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, tk_png_error_fn,
+                                             tk_png_silent_warning_fn);
+    if (png == NULL) {
+        tk_copy_message(err, "out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        tk_copy_message(err, "out of memory");
+        return -1;
+    }
+    if (setjmp(reader.jump)) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    png_set_read_fn(png, &reader, tk_png_read_fn);
+    // The simplified reader treats benign errors as warnings; the header reader must agree.
+    png_set_benign_errors(png, 1);
+    png_set_chunk_malloc_max(png, TK_PNG_CHUNK_MALLOC_MAX);
+    png_set_chunk_cache_max(png, TK_PNG_CHUNK_CACHE_MAX);
+    // Skip every ancillary chunk the header does not report. Skipping reads a chunk in small
+    // pieces, whereas handling some of them (pCAL, sCAL, sPLT) first allocates the declared
+    // length: 57 bytes declaring a 1 GB pCAL would cost a 1 GB allocation. Text chunks would
+    // also be inflated. Only tRNS and iCCP are kept.
+    static const png_byte skipped[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0"
+                                      "sBIT\0sCAL\0sPLT\0sRGB\0sTER\0tEXt\0tIME\0zTXt\0";
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof(skipped) / 5));
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);  // and unknown ones
+    png_read_info(png, info);
+
+    memset(out, 0, sizeof(*out));
+    out->width = png_get_image_width(png, info);
+    out->height = png_get_image_height(png, info);
+    out->bit_depth = png_get_bit_depth(png, info);
+    out->color_type = png_get_color_type(png, info);
+    out->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+    out->has_alpha = (out->color_type & PNG_COLOR_MASK_ALPHA) != 0 ||
+                     png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    out->has_iccp = png_get_valid(png, info, PNG_INFO_iCCP) != 0;
+    png_destroy_read_struct(&png, &info, NULL);
+    return 0;
+}
+
+// MARK: - Decode (simplified API)
+
+int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
+                        int fail_on_warning, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
+    tk_copy_message(warn, "");
+    tk_copy_message(err, "");
+    png_image image;
+    memset(&image, 0, sizeof(image));
+    image.version = PNG_IMAGE_VERSION;
+
+    if (!png_image_begin_read_from_memory(&image, data, size)) {
+        tk_copy_message(err, image.message);
+        png_image_free(&image);
+        return -1;
+    }
+    // The simplified API keeps the first warning in `message` with the WARNING bit set.
+    if ((image.warning_or_error & PNG_IMAGE_WARNING) != 0) {
+        tk_copy_message(warn, image.message);
+        if (fail_on_warning) {
+            tk_copy_message(err, image.message);
+            png_image_free(&image);
+            return -1;
+        }
+    }
+    image.format = PNG_FORMAT_RGBA;
+    size_t needed = PNG_IMAGE_SIZE(image);
+    if (dst == NULL || needed != dst_size) {
+        snprintf(err, TK_ERR_LEN, "output buffer holds %zu bytes, the image needs %zu", dst_size, needed);
+        png_image_free(&image);
+        return -1;
+    }
+    int had_warning = (image.warning_or_error & PNG_IMAGE_WARNING) != 0;
+    if (!png_image_finish_read(&image, NULL, dst, 0, NULL)) {
+        tk_copy_message(err, image.message);
+        png_image_free(&image);
+        return -1;
+    }
+    if (!had_warning && (image.warning_or_error & PNG_IMAGE_WARNING) != 0) {
+        tk_copy_message(warn, image.message);
+        if (fail_on_warning) {
+            tk_copy_message(err, image.message);
+            png_image_free(&image);
+            return -1;
+        }
+    }
+    png_image_free(&image);
+    return 0;
+}
+
+// MARK: - Encode (low-level API)
+
+typedef struct {
+    uint8_t *bytes;
+    size_t size;
+    size_t capacity;
+    char *err;
+    jmp_buf jump;
+} tk_png_writer;
+
+static void tk_png_write_fn(png_structp png, png_bytep bytes, size_t length) {
+    tk_png_writer *w = (tk_png_writer *)png_get_io_ptr(png);
+    if (length > w->capacity - w->size) {
+        size_t capacity = w->capacity < 4096 ? 4096 : w->capacity;
+        while (capacity - w->size < length) {
+            if (capacity > SIZE_MAX / 2) png_error(png, "output too large");
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(w->bytes, capacity);
+        if (grown == NULL) png_error(png, "out of memory");
+        w->bytes = grown;
+        w->capacity = capacity;
+    }
+    memcpy(w->bytes + w->size, bytes, length);
+    w->size += length;
+}
+
+static void tk_png_flush_fn(png_structp png) { (void)png; }
+
+static void tk_png_write_error_fn(png_structp png, png_const_charp msg) {
+    tk_png_writer *w = (tk_png_writer *)png_get_error_ptr(png);
+    tk_copy_message(w->err, msg);
+    longjmp(w->jump, 1);
+}
+
+int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                  int compression_level, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
+    tk_copy_message(err, "");
+    if (pixels == NULL || out == NULL || out_size == NULL || width == 0 || height == 0 ||
+        (channels != 3 && channels != 4) || compression_level < 0 || compression_level > 9) {
+        tk_copy_message(err, "invalid PNG encode arguments");
+        return -1;
+    }
+    *out = NULL;
+    *out_size = 0;
+    tk_png_writer writer = {.bytes = NULL, .size = 0, .capacity = 0, .err = err};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer, tk_png_write_error_fn,
+                                              tk_png_silent_warning_fn);
+    if (png == NULL) {
+        tk_copy_message(err, "out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        tk_copy_message(err, "out of memory");
+        return -1;
+    }
+    if (setjmp(writer.jump)) {
+        png_destroy_write_struct(&png, &info);
+        free(writer.bytes);
+        return -1;
+    }
+    png_set_write_fn(png, &writer, tk_png_write_fn, tk_png_flush_fn);
+    png_set_compression_level(png, compression_level);
+    png_set_IHDR(png, info, width, height, 8,
+                 channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    size_t row_bytes = (size_t)width * (size_t)channels;
+    for (uint32_t y = 0; y < height; y++) {
+        // libpng's row pointer is non-const but the writer only reads it.
+        png_write_row(png, (png_bytep)(uintptr_t)(pixels + (size_t)y * row_bytes));
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    *out = writer.bytes;
+    *out_size = writer.size;
+    return 0;
+}

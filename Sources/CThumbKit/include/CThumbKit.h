@@ -26,7 +26,8 @@ typedef struct {
     int has_iccp;       // iCCP chunk present before IDAT
 } tk_png_header;
 
-/// Reads the PNG header (everything before the first IDAT) from memory.
+/// Reads the PNG header (everything before the first IDAT) from memory. Ancillary chunks other
+/// than tRNS and iCCP are skipped unread, so a chunk that declares a huge length costs nothing.
 int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, char err[TK_ERR_LEN]);
 
 /// Decodes a whole PNG to 8-bit sRGB RGBA with straight alpha, exactly as libpng's simplified
@@ -64,7 +65,8 @@ int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, c
 /// CMYK and YCCK files come out as 4-byte CMYK exactly as stored (Adobe files inverted), and
 /// the caller converts. `block_smoothing` 0 disables libjpeg's progressive block smoothing.
 /// The number of libjpeg warnings goes to *warnings and the first one's text to `warn`;
-/// `fail_on_warning` makes the first warning fatal.
+/// `fail_on_warning` makes the first warning fatal. Guards: more than 1000 scans fail
+/// ("progressive JPEG has more than 1000 scans"), and libjpeg may use at most 2 GiB.
 int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
                    int fail_on_warning, uint8_t *dst, size_t dst_size,
                    uint32_t *out_width, uint32_t *out_height, int *warnings,

@@ -1,9 +1,15 @@
+import Foundation
+
 /// Namespace for the decoders. `ImageDecoders.decode` picks one by the file's signature.
 public enum ImageDecoders {
     /// Reads just the header of PNG or JPEG bytes (EXIF orientation included for JPEG).
-    /// Throws `.empty`, `.notAnImage`, `.unsupported` or `.corrupt`; does not check limits.
+    /// Throws `.empty`, `.notAnImage`, `.unsupported` or `.corrupt` (or `.overLimit` when libjpeg
+    /// itself refuses the size, above 65500 px a side); does not check `ImageLimits`.
     public static func readHeader(_ data: [UInt8], path: String) throws(DecodeError) -> ImageHeader {
-        fatalError("implemented by the codec layer")
+        switch try format(of: data, path: path) {
+        case .png: return try PNG.readHeader(data, path: path)
+        case .jpeg: return try JPEG.readHeader(data, path: path).header
+        }
     }
 
     /// Decodes PNG or JPEG bytes into RGBA8, as stored (orientation not applied).
@@ -15,6 +21,106 @@ public enum ImageDecoders {
     public static func decode(
         _ data: [UInt8], path: String, options: DecodeOptions = DecodeOptions(), minimumScale: Double = 1
     ) throws(DecodeError) -> DecodedImage {
-        fatalError("implemented by the codec layer")
+        let format = try format(of: data, path: path)
+        if data.count > options.limits.maxFileBytes {
+            throw .overLimit(
+                path: path,
+                reason: "\(data.count) bytes exceeds the file size limit of \(options.limits.maxFileBytes) bytes")
+        }
+        switch format {
+        case .png:
+            return try PNG.decode(data, path: path, options: options)
+        case .jpeg:
+            let numerator = scaleNumerator(forMinimumScale: minimumScale)
+            return try JPEG.decode(data, path: path, options: options, scaleNumerator: numerator)
+        }
+    }
+
+    /// Reads a file and decodes it; see `decode(_:path:options:minimumScale:)`. The file size
+    /// is checked against `options.limits.maxFileBytes` before it is read.
+    public static func decodeFile(
+        atPath path: String, options: DecodeOptions = DecodeOptions(), minimumScale: Double = 1
+    ) throws(DecodeError) -> DecodedImage {
+        let data = try readFile(atPath: path, maxBytes: options.limits.maxFileBytes)
+        return try decode(data, path: path, options: options, minimumScale: minimumScale)
+    }
+
+    /// The bytes of the file at `path`; throws `.unreadable`, or `.overLimit` when the file is
+    /// larger than `maxBytes` (checked from its size before reading).
+    public static func readFile(
+        atPath path: String, maxBytes: Int = ImageLimits.defaultMaxFileBytes
+    ) throws(DecodeError) -> [UInt8] {
+        let url = URL(fileURLWithPath: path)
+        do {
+            let values = try url.resourceValues(forKeys: [.isDirectoryKey, .fileSizeKey])
+            if values.isDirectory == true {
+                throw DecodeError.unreadable(path: path, reason: "is a directory")
+            }
+            if let size = values.fileSize, size > maxBytes {
+                throw DecodeError.overLimit(
+                    path: path, reason: "\(size) bytes exceeds the file size limit of \(maxBytes) bytes")
+            }
+            // Empty files are not read: Foundation's reader leaks a page on them (seen under ASan).
+            if values.fileSize == 0 { return [] }
+            return [UInt8](try Data(contentsOf: url))
+        } catch let error as DecodeError {
+            throw error
+        } catch {
+            throw .unreadable(path: path, reason: readFailureReason(error))
+        }
+    }
+
+    /// The DCT scale numerator (over 8) that `decode` uses for a JPEG: the smallest n in 1...8
+    /// with n/8 ≥ `minimumScale`. Values above 1 (or NaN) give 8; values ≤ 1/8 give 1.
+    public static func scaleNumerator(forMinimumScale minimumScale: Double) -> Int {
+        for n in 1...8 where Double(n) / 8 >= minimumScale { return n }
+        return 8
+    }
+
+    /// The size libjpeg gives a `length`-pixel side decoded at `numerator`/8: ceil(length·n/8).
+    public static func scaledLength(_ length: Int, numerator: Int) -> Int {
+        precondition((1...8).contains(numerator), "Scale numerator must be 1...8.")
+        return (length * numerator + 7) / 8
+    }
+
+    /// Sniffs the format or throws `.empty` / `.notAnImage`.
+    static func format(of data: [UInt8], path: String) throws(DecodeError) -> ImageFormat {
+        if data.isEmpty { throw .empty(path: path) }
+        guard let format = ImageFormat.sniff(data) else {
+            throw .notAnImage(path: path, reason: "not a PNG or JPEG file")
+        }
+        return format
+    }
+
+    /// A library message as a `DecodeError`: "unsupported …" messages (12-bit or lossless JPEG,
+    /// impossible colour conversions) are `.unsupported`, libjpeg's own size ceiling and
+    /// libpng's user limits are `.overLimit`, everything else `.corrupt`.
+    static func codecFailure(_ reason: String, path: String) -> DecodeError {
+        let overLimitPrefixes = ["maximum supported image dimension", "image width exceeds user limit",
+            "image height exceeds user limit", "image size exceeds user limits"]
+        if overLimitPrefixes.contains(where: { reason.lowercased().hasPrefix($0) }) {
+            return .overLimit(path: path, reason: reason)
+        }
+        let unsupportedPrefixes = [
+            "unsupported JPEG data precision", "unsupported JPEG process", "unsupported color conversion",
+            "requested features are incompatible", "sorry, arithmetic code not supported",
+        ]
+        if unsupportedPrefixes.contains(where: { reason.hasPrefix($0) }) {
+            return .unsupported(path: path, reason: reason)
+        }
+        return .corrupt(path: path, reason: reason.isEmpty ? "decoder failed without a message" : reason)
+    }
+
+    private static func readFailureReason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain,
+            let message = strerror(Int32(posix.code))
+        {
+            return CodecMessage.normalized(String(cString: message))
+        }
+        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileReadNoSuchFileError {
+            return "no such file or directory"
+        }
+        return CodecMessage.normalized(ns.localizedDescription)
     }
 }
