@@ -73,11 +73,13 @@ public final class CatalogStore: Sendable {
     /// from inside another `write` or `read` on the same thread, it runs as a savepoint.
     ///
     /// Do not keep the transaction past `body`: its methods trap once it has ended.
+    @discardableResult
     public func write<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
         try withConnection(write: true, body)
     }
 
     /// Runs `body` in a read transaction, so all its queries see one snapshot.
+    @discardableResult
     public func read<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
         try withConnection(write: false, body)
     }

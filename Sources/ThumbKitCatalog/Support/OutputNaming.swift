@@ -30,10 +30,11 @@ public enum OutputNaming {
         for byte in folded.utf8 {
             let lower = (65...90).contains(byte) ? byte + 32 : byte
             if (97...122).contains(lower) || (48...57).contains(lower) {
-                if pendingDash, !out.isEmpty { out.append(UInt8(ascii: "-")) }
+                let dash = pendingDash && !out.isEmpty
+                if out.count + (dash ? 2 : 1) > maxSlugLength { break }
+                if dash { out.append(UInt8(ascii: "-")) }
                 pendingDash = false
                 out.append(lower)
-                if out.count >= maxSlugLength { break }
             } else {
                 pendingDash = true
             }
