@@ -35,7 +35,10 @@ struct BugRecordTests {
         let store = try workspace.store()
         try store.write { try $0.addBug(title: "Twin") }
         let error = catalogError { try store.write { try $0.addBug(title: "Twin") } }
-        if case .invalidRecord = error {} else { Issue.record("expected invalidRecord, got \(String(describing: error))") }
+        if case .invalidRecord = error {
+        } else {
+            Issue.record("expected invalidRecord, got \(String(describing: error))")
+        }
     }
 
     @Test(arguments: [0, 0.5, 2.5, 5])

@@ -10,11 +10,14 @@ struct CatalogSchemaTests {
         let store = try workspace.store()
         #expect(try store.schemaVersion() == CatalogSchema.migrations.count)
         let tables = try store.read { tx in
-            try tx.connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { $0.string(0) }
+            try tx.connection.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") {
+                $0.string(0)
+            }
         }
-        #expect(tables == [
-            "bench_results", "bench_runs", "bugs", "categories", "foods", "ingested_files", "outputs", "settings",
-        ])
+        #expect(
+            tables == [
+                "bench_results", "bench_runs", "bugs", "categories", "foods", "ingested_files", "outputs", "settings",
+            ])
     }
 
     @Test func aVersionOneDatabaseIsMigratedForwardKeepingItsRecords() throws {
@@ -25,7 +28,9 @@ struct CatalogSchemaTests {
             #expect(try old.schemaVersion() == 1)
             try old.write { try $0.addBug(title: "Old Bug", rating: Rating(exactly: 2.5)!) }
             let hasBench = try old.read { tx in
-                try tx.connection.queryFirst("SELECT COUNT(*) FROM sqlite_master WHERE name = 'bench_runs'") { $0.int(0) }
+                try tx.connection.queryFirst("SELECT COUNT(*) FROM sqlite_master WHERE name = 'bench_runs'") {
+                    $0.int(0)
+                }
             }
             #expect(hasBench == 0)
         }

@@ -20,12 +20,15 @@ struct CatalogStoreTests {
         try store.write { try $0.addBug(title: "Potato Bug") }
         let names = try workspace.listing()
         #expect(names.contains("thumbkit.sqlite"))
-        #expect(names.allSatisfy { ["thumbkit.sqlite", "thumbkit.sqlite-wal", "thumbkit.sqlite-shm"].contains($0) }, "\(names)")
+        #expect(
+            names.allSatisfy { ["thumbkit.sqlite", "thumbkit.sqlite-wal", "thumbkit.sqlite-shm"].contains($0) },
+            "\(names)")
     }
 
     @Test func aTextFileInPlaceOfTheDatabaseIsReportedAsCorrupt() throws {
         let workspace = try TestWorkspace()
-        let path = try workspace.write("thumbkit.sqlite", text: "this is not a database, just some notes\n" + String(repeating: "x", count: 200))
+        let path = try workspace.write(
+            "thumbkit.sqlite", text: "this is not a database, just some notes\n" + String(repeating: "x", count: 200))
         let error = catalogError { _ = try workspace.store() }
         guard case .corrupt(let errorPath, let reason) = error else {
             Issue.record("expected corrupt, got \(String(describing: error))")
@@ -40,7 +43,9 @@ struct CatalogStoreTests {
         let workspace = try TestWorkspace()
         do {
             let store = try workspace.store()
-            try store.write { tx in for i in 0..<200 { try tx.addBug(title: "Bug \(i) " + String(repeating: "y", count: 100)) } }
+            try store.write { tx in
+                for i in 0..<200 { try tx.addBug(title: "Bug \(i) " + String(repeating: "y", count: 100)) }
+            }
             try store.write { _ in }
         }
         // Keep the header, overwrite the pages after it with garbage.
@@ -80,7 +85,8 @@ struct CatalogStoreTests {
         var other: OpaquePointer?
         #expect(sqlite3_open(workspace.path("thumbkit.sqlite"), &other) == SQLITE_OK)
         defer { sqlite3_close(other) }
-        #expect(sqlite3_exec(other, "BEGIN EXCLUSIVE; INSERT INTO settings VALUES ('k', 'v')", nil, nil, nil) == SQLITE_OK)
+        #expect(
+            sqlite3_exec(other, "BEGIN EXCLUSIVE; INSERT INTO settings VALUES ('k', 'v')", nil, nil, nil) == SQLITE_OK)
 
         let started = Date()
         let error = catalogError { try store.write { try $0.addBug(title: "Blocked") } }

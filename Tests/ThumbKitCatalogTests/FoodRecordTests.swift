@@ -45,7 +45,10 @@ struct FoodRecordTests {
             try tx.addFood(category: "B", name: "Same", image: nil)
         }
         let duplicate = catalogError { try store.write { try $0.addFood(category: "A", name: "Same", image: nil) } }
-        if case .invalidRecord = duplicate {} else { Issue.record("expected invalidRecord, got \(String(describing: duplicate))") }
+        if case .invalidRecord = duplicate {
+        } else {
+            Issue.record("expected invalidRecord, got \(String(describing: duplicate))")
+        }
         #expect(try store.foods().count == 2)
     }
 
@@ -58,8 +61,9 @@ struct FoodRecordTests {
         }
         try store.write { tx in
             try tx.upsertOutput(
-                OutputValues(record: food.ref, recipe: "r", kind: .list, scale: 1, path: "foods/1-dish/r.jpg", width: 60,
-                             height: 60, format: .jpeg, bytes: 100, sourceSHA256: "x"))
+                OutputValues(
+                    record: food.ref, recipe: "r", kind: .list, scale: 1, path: "foods/1-dish/r.jpg", width: 60,
+                    height: 60, format: .jpeg, bytes: 100, sourceSHA256: "x"))
         }
         #expect(try store.outputs(for: food.ref).count == 1)
         try store.write { try $0.deleteFood(id: food.id) }

@@ -4,8 +4,10 @@ import ThumbKit
 @testable import ThumbKitCatalog
 
 struct OutputRecordTests {
-    static func values(_ record: RecordRef, recipe: String = "recipe/v1?x", scale: Int = 1, bytes: Int = 1000,
-                       path: String? = nil) -> OutputValues {
+    static func values(
+        _ record: RecordRef, recipe: String = "recipe/v1?x", scale: Int = 1, bytes: Int = 1000,
+        path: String? = nil
+    ) -> OutputValues {
         OutputValues(
             record: record, recipe: recipe, kind: .list, scale: scale,
             path: path ?? "\(record.kind.folderName)/\(record.id)-x/list@\(scale)x.jpg", width: 44 * scale,
@@ -33,7 +35,10 @@ struct OutputRecordTests {
         let workspace = try TestWorkspace()
         let store = try workspace.store()
         let error = catalogError { try store.write { try $0.upsertOutput(Self.values(.bug(1), path: path)) } }
-        if case .invalidRecord = error {} else { Issue.record("expected invalidRecord, got \(String(describing: error))") }
+        if case .invalidRecord = error {
+        } else {
+            Issue.record("expected invalidRecord, got \(String(describing: error))")
+        }
         #expect(try store.read { try $0.outputs() }.isEmpty)
     }
 
@@ -64,6 +69,7 @@ struct OutputRecordTests {
             }
         }
         let bytes = try #require(try store.summary().outputBytes)
-        #expect(bytes.count == 3 && bytes.min == 100 && bytes.max == 1000 && bytes.average == 500 && bytes.total == 1500)
+        #expect(
+            bytes.count == 3 && bytes.min == 100 && bytes.max == 1000 && bytes.average == 500 && bytes.total == 1500)
     }
 }

@@ -23,10 +23,12 @@ struct RatingTests {
         #expect(reason.hasSuffix("is not between 0 and 5 in steps of 0.5"))
     }
 
-    @Test(arguments: [(7.0, "rating 7 is not between 0 and 5 in steps of 0.5"),
-                      (3.3, "rating 3.3 is not between 0 and 5 in steps of 0.5"),
-                      (-0.5, "rating -0.5 is not between 0 and 5 in steps of 0.5"),
-                      (Double.nan, "rating nan is not between 0 and 5 in steps of 0.5")])
+    @Test(arguments: [
+        (7.0, "rating 7 is not between 0 and 5 in steps of 0.5"),
+        (3.3, "rating 3.3 is not between 0 and 5 in steps of 0.5"),
+        (-0.5, "rating -0.5 is not between 0 and 5 in steps of 0.5"),
+        (Double.nan, "rating nan is not between 0 and 5 in steps of 0.5"),
+    ])
     func theRejectionNamesTheValueAsWritten(value: Double, expected: String) {
         #expect(Rating.rejection(of: value) == expected)
     }

@@ -35,18 +35,26 @@ struct RecipeBookTests {
     }
 
     @Test func replaceDefaultsKeepsOnlyTheFilesRecipes() throws {
-        let json = #"{"replaceDefaults": true, "recipes": [{"name": "x", "record": "bug", "kind": "list", "size": "10x10"}]}"#
+        let json =
+            #"{"replaceDefaults": true, "recipes": [{"name": "x", "record": "bug", "kind": "list", "size": "10x10"}]}"#
         #expect(try RecipeBook.decode(Data(json.utf8), path: "r.json").recipes.map(\.name) == ["x"])
     }
 
     @Test(arguments: [
-        (#"{"recipes": [{"name": "a", "record": "bug", "kind": "list", "size": "1x1"}, {"name": "b", "record": "bug", "kind": "list", "size": "1x1", "quality": 120}]}"#,
-         "recipes[1]: quality 120 is not between 1 and 100"),
+        (
+            #"{"recipes": [{"name": "a", "record": "bug", "kind": "list", "size": "1x1"}, {"name": "b", "record": "bug", "kind": "list", "size": "1x1", "quality": 120}]}"#,
+            "recipes[1]: quality 120 is not between 1 and 100"
+        ),
         (#"{"recipes": [{"name": "a", "record": "bug", "kind": "list"}]}"#, "recipes[0]: missing 'size'"),
         (#"{"recipes": [{"name": "a", "record": "cat", "kind": "list", "size": "1x1"}]}"#, "recipes[0]: 'record'"),
-        (#"{"recipes": [{"name": "a", "record": "bug", "kind": "list", "size": "big"}]}"#, "recipes[0]: 'size': size 'big'"),
-        (#"{"recipes": [{"name": "a", "record": "bug", "kind": "list", "size": "1x1"}, {"name": "a", "record": "bug", "kind": "list", "size": "2x2"}]}"#,
-         "recipes[1]: another recipe is already named 'a'"),
+        (
+            #"{"recipes": [{"name": "a", "record": "bug", "kind": "list", "size": "big"}]}"#,
+            "recipes[0]: 'size': size 'big'"
+        ),
+        (
+            #"{"recipes": [{"name": "a", "record": "bug", "kind": "list", "size": "1x1"}, {"name": "a", "record": "bug", "kind": "list", "size": "2x2"}]}"#,
+            "recipes[1]: another recipe is already named 'a'"
+        ),
         (#"{"recipes": 3}"#, "'recipes' should be a list"),
         ("not json", "not valid JSON"),
     ])

@@ -6,7 +6,9 @@ import ThumbKit
 
 struct RecipeTests {
     static func base() throws -> Recipe {
-        try Recipe(name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, mode: .fill, scales: [1, 2, 3])
+        try Recipe(
+            name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, mode: .fill,
+            scales: [1, 2, 3])
     }
 
     @Test func theIdentifierSpellsOutEveryOption() throws {
@@ -17,16 +19,79 @@ struct RecipeTests {
 
     /// Each row changes exactly one option of `base()`.
     static let variants: [(String, @Sendable () throws -> Recipe)] = [
-        ("name", { try Recipe(name: "bug-list2", recordKind: .bug, outputKind: .list, width: 44, height: 44, scales: [1, 2, 3]) }),
-        ("record", { try Recipe(name: "bug-list", recordKind: .food, outputKind: .list, width: 44, height: 44, scales: [1, 2, 3]) }),
-        ("kind", { try Recipe(name: "bug-list", recordKind: .bug, outputKind: .detail, width: 44, height: 44, scales: [1, 2, 3]) }),
-        ("width", { try Recipe(name: "bug-list", recordKind: .bug, outputKind: .list, width: 44.5, height: 44, scales: [1, 2, 3]) }),
-        ("height", { try Recipe(name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 45, scales: [1, 2, 3]) }),
-        ("fraction", { try Recipe(name: "bug-list", recordKind: .bug, outputKind: .list, width: 44.001, height: 44, scales: [1, 2, 3]) }),
-        ("mode", { try Recipe(name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, mode: .fit, scales: [1, 2, 3]) }),
-        ("scales", { try Recipe(name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, scales: [1, 2]) }),
-        ("format", { try Recipe(name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, scales: [1, 2, 3], format: .png) }),
-        ("quality", { try Recipe(name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, scales: [1, 2, 3], quality: 86) }),
+        (
+            "name",
+            {
+                try Recipe(
+                    name: "bug-list2", recordKind: .bug, outputKind: .list, width: 44, height: 44, scales: [1, 2, 3])
+            }
+        ),
+        (
+            "record",
+            {
+                try Recipe(
+                    name: "bug-list", recordKind: .food, outputKind: .list, width: 44, height: 44, scales: [1, 2, 3])
+            }
+        ),
+        (
+            "kind",
+            {
+                try Recipe(
+                    name: "bug-list", recordKind: .bug, outputKind: .detail, width: 44, height: 44, scales: [1, 2, 3])
+            }
+        ),
+        (
+            "width",
+            {
+                try Recipe(
+                    name: "bug-list", recordKind: .bug, outputKind: .list, width: 44.5, height: 44, scales: [1, 2, 3])
+            }
+        ),
+        (
+            "height",
+            {
+                try Recipe(
+                    name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 45, scales: [1, 2, 3])
+            }
+        ),
+        (
+            "fraction",
+            {
+                try Recipe(
+                    name: "bug-list", recordKind: .bug, outputKind: .list, width: 44.001, height: 44, scales: [1, 2, 3])
+            }
+        ),
+        (
+            "mode",
+            {
+                try Recipe(
+                    name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, mode: .fit,
+                    scales: [1, 2, 3])
+            }
+        ),
+        (
+            "scales",
+            {
+                try Recipe(
+                    name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, scales: [1, 2])
+            }
+        ),
+        (
+            "format",
+            {
+                try Recipe(
+                    name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, scales: [1, 2, 3],
+                    format: .png)
+            }
+        ),
+        (
+            "quality",
+            {
+                try Recipe(
+                    name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, scales: [1, 2, 3],
+                    quality: 86)
+            }
+        ),
     ]
 
     @Test(arguments: variants.map(\.0))
@@ -65,13 +130,15 @@ struct RecipeTests {
     func badOptionsAreRejectedWithTheirName(name: String, width: Double, scales: [Int], quality: Int, word: String) {
         let error = catalogError {
             _ = try Recipe(
-                name: name, recordKind: .bug, outputKind: .list, width: width, height: 10, scales: scales, quality: quality)
+                name: name, recordKind: .bug, outputKind: .list, width: width, height: 10, scales: scales,
+                quality: quality)
         }
         #expect(error?.reason.contains(word) == true, "\(String(describing: error))")
     }
 
     @Test func pixelSizesRoundFractionalPointsPerScale() throws {
-        let recipe = try Recipe(name: "icon", recordKind: .app, outputKind: .icon, width: 83.5, height: 83.5, scales: [1, 2, 3])
+        let recipe = try Recipe(
+            name: "icon", recordKind: .app, outputKind: .icon, width: 83.5, height: 83.5, scales: [1, 2, 3])
         #expect(recipe.pixelSize(scale: 1) == (84, 84))
         #expect(recipe.pixelSize(scale: 2) == (167, 167))
         #expect(recipe.pixelSize(scale: 3) == (251, 251))
@@ -81,7 +148,9 @@ struct RecipeTests {
     }
 
     @Test func aRecipeRoundTripsThroughItsJSONForm() throws {
-        let recipe = try Recipe(name: "food-hero", recordKind: .food, outputKind: .detail, width: 83.5, height: 120, mode: .fit, scales: [2], format: .png, quality: 70)
+        let recipe = try Recipe(
+            name: "food-hero", recordKind: .food, outputKind: .detail, width: 83.5, height: 120, mode: .fit,
+            scales: [2], format: .png, quality: 70)
         let data = try JSONEncoder().encode(recipe)
         #expect(try JSONDecoder().decode(Recipe.self, from: data) == recipe)
     }

@@ -56,11 +56,13 @@ public struct CatalogImporter: Sendable {
         do {
             document = try JSONDecoder().decode(ImportDocument.self, from: data)
         } catch let error as DecodingError {
-            throw CatalogError.invalidDocument(path: source, reason: Lenient<ImportDocument>.describe(error, droppingFirst: 0))
+            throw CatalogError.invalidDocument(
+                path: source, reason: Lenient<ImportDocument>.describe(error, droppingFirst: 0))
         }
         let isAtomic = atomic || document.atomic == true
         let stored = try store.read { try $0.assets() }
-        var plan = ImportPlan(document: document, base: PathResolution.standardize(base), storedImagesDir: stored.imagesDir)
+        var plan = ImportPlan(
+            document: document, base: PathResolution.standardize(base), storedImagesDir: stored.imagesDir)
         var report = ImportReport()
         do {
             try store.write { tx in try apply(&plan, to: tx, atomic: isAtomic, report: &report) }

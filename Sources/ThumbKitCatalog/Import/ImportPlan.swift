@@ -141,11 +141,13 @@ struct ImportPlan {
             } else if let imagesDir {
                 found = Self.image(named: food.name, in: imagesDir, label: imagesDirLabel)
             } else {
-                found = .failure(.notFound(path: position, reason: "no image given and no imagesDir to find '\(food.name)' in"))
+                found = .failure(
+                    .notFound(path: position, reason: "no image given and no imagesDir to find '\(food.name)' in"))
             }
             switch found {
             case .success(let ref):
-                foods.append(Food(position: position, id: food.id, category: food.category, name: food.name, image: ref))
+                foods.append(
+                    Food(position: position, id: food.id, category: food.category, name: food.name, image: ref))
             case .failure(let error): problem(position, error.reason)
             }
         }

@@ -48,7 +48,8 @@ public struct Recipe: Sendable, Hashable, Codable {
     ) throws(CatalogError) {
         func bad(_ reason: String) -> CatalogError { .invalidRecord(path: "recipe '\(name)'", reason: reason) }
         let nameBytes = Array(name.utf8)
-        let nameOK = !nameBytes.isEmpty && nameBytes.count <= OutputNaming.maxSlugLength
+        let nameOK =
+            !nameBytes.isEmpty && nameBytes.count <= OutputNaming.maxSlugLength
             && nameBytes.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == UInt8(ascii: "-") }
             && nameBytes.first != UInt8(ascii: "-")
         guard nameOK else {

@@ -46,10 +46,13 @@ public struct RecipeBook: Sendable, Hashable {
     public static let defaults: RecipeBook = {
         do {
             return try RecipeBook(recipes: [
-                Recipe(name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, mode: .fill, scales: [1, 2, 3]),
+                Recipe(
+                    name: "bug-list", recordKind: .bug, outputKind: .list, width: 44, height: 44, mode: .fill,
+                    scales: [1, 2, 3]),
                 Recipe(name: "bug-detail", recordKind: .bug, outputKind: .detail, width: 320, height: 320, mode: .fit),
                 Recipe(name: "food-list", recordKind: .food, outputKind: .list, width: 60, height: 60, mode: .fill),
-                Recipe(name: "food-detail", recordKind: .food, outputKind: .detail, width: 320, height: 480, mode: .fit),
+                Recipe(
+                    name: "food-detail", recordKind: .food, outputKind: .detail, width: 320, height: 480, mode: .fit),
             ])
         } catch {
             fatalError("Built-in recipes are invalid: \(error)")  // Fixed values; a test checks them.

@@ -46,7 +46,9 @@ extension CatalogStore {
     public func addBenchRun(
         date: Date, gitCommit: String, machine: String, note: String = "", results: [BenchResult]
     ) throws -> BenchRun {
-        try write { try $0.addBenchRun(date: date, gitCommit: gitCommit, machine: machine, note: note, results: results) }
+        try write {
+            try $0.addBenchRun(date: date, gitCommit: gitCommit, machine: machine, note: note, results: results)
+        }
     }
 
     /// Benchmark runs, newest first.

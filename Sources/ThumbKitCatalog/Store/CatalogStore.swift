@@ -49,8 +49,9 @@ public final class CatalogStore: Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw CatalogError.open(path: path, reason: "is a folder, not a database file")
         }
-        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
-            || !isFolder.boolValue
+        if !folder.isEmpty,
+            !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+                || !isFolder.boolValue
         {
             throw CatalogError.open(path: path, reason: "folder '\(folder)' does not exist")
         }
@@ -60,7 +61,8 @@ public final class CatalogStore: Sendable {
         // The first statement reads the header: a file that is not a database fails here.
         let mode = try connection.queryFirst("PRAGMA journal_mode = WAL") { $0.string(0) }
         guard mode?.lowercased() == "wal" else {
-            throw CatalogError.database(path: path, reason: "cannot switch to WAL mode (journal mode is \(mode ?? "unknown"))")
+            throw CatalogError.database(
+                path: path, reason: "cannot switch to WAL mode (journal mode is \(mode ?? "unknown"))")
         }
         try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
         try CatalogSchema.migrate(connection, to: schemaVersion)

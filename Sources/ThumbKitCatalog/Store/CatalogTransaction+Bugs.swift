@@ -64,8 +64,10 @@ extension CatalogTransaction {
         let time = now
         try db.run(
             "INSERT INTO bugs (id, title, rating, image_path, image_sha256, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [id.map { .integer($0) } ?? .null, .text(title), .real(rating.value), .optional(image?.path),
-             .optional(image?.sha256), .text(time), .text(time)])
+            [
+                id.map { .integer($0) } ?? .null, .text(title), .real(rating.value), .optional(image?.path),
+                .optional(image?.sha256), .text(time), .text(time),
+            ])
         return try requireBug(id: db.lastInsertRowID)
     }
 
@@ -112,8 +114,10 @@ extension CatalogTransaction {
         guard new.title != old.title || new.rating != old.rating || new.image != old.image else { return old }
         try db.run(
             "UPDATE bugs SET title = ?, rating = ?, image_path = ?, image_sha256 = ?, updated_at = ? WHERE id = ?",
-            [.text(new.title), .real(new.rating.value), .optional(new.image?.path), .optional(new.image?.sha256),
-             .text(now), .integer(id)])
+            [
+                .text(new.title), .real(new.rating.value), .optional(new.image?.path), .optional(new.image?.sha256),
+                .text(now), .integer(id),
+            ])
         return try requireBug(id: id)
     }
 

@@ -38,7 +38,8 @@ extension CatalogTransaction {
             (listed[a.element.name] ?? names.count + a.offset) < (listed[b.element.name] ?? names.count + b.offset)
         }
         for (position, entry) in sorted.enumerated() where entry.element.position != position {
-            try db.run("UPDATE categories SET position = ? WHERE id = ?", [.integer(position), .integer(entry.element.id)])
+            try db.run(
+                "UPDATE categories SET position = ? WHERE id = ?", [.integer(position), .integer(entry.element.id)])
         }
     }
 
@@ -119,8 +120,8 @@ extension CatalogTransaction {
         let ref = "food '\(name)'"
         try Self.checkName(name, field: "name", ref: ref)
         if try db.queryFirst(
-            "SELECT 1 FROM foods WHERE category_id = ? AND name = ?", [.integer(categoryID), .text(name)], { _ in true }) != nil
-        {
+            "SELECT 1 FROM foods WHERE category_id = ? AND name = ?", [.integer(categoryID), .text(name)], { _ in true }
+        ) != nil {
             throw CatalogError.invalidRecord(path: ref, reason: "its category already has a food with this name")
         }
         if let id, try food(id: id) != nil {
@@ -129,8 +130,10 @@ extension CatalogTransaction {
         let time = now
         try db.run(
             "INSERT INTO foods (id, category_id, name, image_path, image_sha256, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [id.map { .integer($0) } ?? .null, .integer(categoryID), .text(name), .optional(image?.path),
-             .optional(image?.sha256), .text(time), .text(time)])
+            [
+                id.map { .integer($0) } ?? .null, .integer(categoryID), .text(name), .optional(image?.path),
+                .optional(image?.sha256), .text(time), .text(time),
+            ])
         return try requireFood(id: db.lastInsertRowID)
     }
 

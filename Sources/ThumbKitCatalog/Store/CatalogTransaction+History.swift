@@ -19,9 +19,11 @@ extension CatalogTransaction {
                                            wall_median_seconds, peak_rss_bytes, ssim)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                [.integer(runID), .text(result.job), .text(result.tool), .real(result.imagesPerSecond),
-                 .real(result.megapixelsPerSecond), .real(result.wallMedianSeconds), .integer(result.peakRSSBytes),
-                 result.ssim.map { .real($0) } ?? .null])
+                [
+                    .integer(runID), .text(result.job), .text(result.tool), .real(result.imagesPerSecond),
+                    .real(result.megapixelsPerSecond), .real(result.wallMedianSeconds), .integer(result.peakRSSBytes),
+                    result.ssim.map { .real($0) } ?? .null,
+                ])
         }
         let stored = Timestamp.date(from: Timestamp.string(from: date)) ?? date
         return BenchRun(id: runID, date: stored, gitCommit: gitCommit, machine: machine, note: note)
@@ -93,10 +95,13 @@ extension CatalogTransaction {
                 record_id = excluded.record_id, status = excluded.status, reason = excluded.reason,
                 processed_at = excluded.processed_at
             """,
-            [.text(path), .text(sha256), .optional(record?.kind.rawValue), record.map { .integer($0.id) } ?? .null,
-             .text(status.rawValue), .text(reason), .text(now)])
+            [
+                .text(path), .text(sha256), .optional(record?.kind.rawValue), record.map { .integer($0.id) } ?? .null,
+                .text(status.rawValue), .text(reason), .text(now),
+            ])
         guard let stored = try ingestedFile(path: path, sha256: sha256) else {
-            throw CatalogError.database(path: connection.path, reason: "ingested file '\(path)' vanished after it was written")
+            throw CatalogError.database(
+                path: connection.path, reason: "ingested file '\(path)' vanished after it was written")
         }
         return stored
     }

@@ -68,10 +68,12 @@ extension CatalogTransaction {
                 format = excluded.format, bytes = excluded.bytes, source_sha256 = excluded.source_sha256,
                 created_at = excluded.created_at
             """,
-            [.text(values.record.kind.rawValue), .integer(values.record.id), .text(values.recipe),
-             .text(values.kind.rawValue), .integer(values.scale), .text(values.path), .integer(values.width),
-             .integer(values.height), .text(values.format.rawValue), .integer(values.bytes),
-             .text(values.sourceSHA256), .text(now)])
+            [
+                .text(values.record.kind.rawValue), .integer(values.record.id), .text(values.recipe),
+                .text(values.kind.rawValue), .integer(values.scale), .text(values.path), .integer(values.width),
+                .integer(values.height), .text(values.format.rawValue), .integer(values.bytes),
+                .text(values.sourceSHA256), .text(now),
+            ])
         guard let stored = try output(values.key) else {
             throw CatalogError.database(path: connection.path, reason: "\(ref) vanished after it was written")
         }

@@ -8,6 +8,8 @@ final class SQLiteConnection {
     let path: String
     /// The open handle (closed in `deinit`).
     let handle: OpaquePointer
+    /// How long SQLite waits for another connection's lock.
+    let busyTimeoutMilliseconds: Int32
     /// How many `transaction` calls are open on this connection (0 outside any).
     private(set) var depth = 0
 
@@ -16,6 +18,7 @@ final class SQLiteConnection {
     /// statement.
     init(path: String, busyTimeoutMilliseconds: Int32) throws(CatalogError) {
         self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         var db: OpaquePointer?
         // NOMUTEX: the connection is only ever used under CatalogStore's lock, so SQLite's own
         // per-connection mutex would only add cost.
@@ -38,7 +41,9 @@ final class SQLiteConnection {
         let message = String(cString: sqlite3_errmsg(handle)).lowercased()
         switch rc & 0xff {
         case SQLITE_BUSY, SQLITE_LOCKED:
-            return .locked(path: path, reason: "database is locked by another connection (\(message))")
+            return .locked(
+                path: path,
+                reason: "database is locked by another connection (gave up after \(busyTimeoutMilliseconds) ms)")
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             return .corrupt(path: path, reason: message)
         case SQLITE_CONSTRAINT:

@@ -29,7 +29,9 @@ struct Lenient<T: Decodable>: Decodable {
         case .typeMismatch(let type, let context):
             return "\(where_(context.codingPath)) should be \(typeName(type))"
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty, context.underlyingError != nil || context.debugDescription.contains("not valid JSON") {
+            if context.codingPath.isEmpty,
+                context.underlyingError != nil || context.debugDescription.contains("not valid JSON")
+            {
                 return "not valid JSON"
             }
             let place = context.codingPath.count > depth ? "\(where_(context.codingPath)): " : ""
