@@ -70,3 +70,19 @@ struct FoodRecordTests {
         #expect(try store.read { try $0.outputs() }.isEmpty)
     }
 }
+
+extension FoodRecordTests {
+    @Test func anImageIsFoundByNameButNeverOutsideItsFolder() throws {
+        let workspace = try TestWorkspace()
+        let png = try workspace.png("img/Chicken Marsala.png")
+        try workspace.jpeg("secret.jpg")
+        try workspace.png("img/.png")
+        try workspace.png("img/.hidden.png")
+        let folder = workspace.path("img")
+        #expect(try ImageRef.find(named: "Chicken Marsala", in: folder).path == png)
+        for name in ["Nope", "../secret", "..", "", ".hidden"] {
+            let error = catalogError { try ImageRef.find(named: name, in: folder) }
+            if case .notFound = error {} else { Issue.record("\(name): expected notFound, got \(String(describing: error))") }
+        }
+    }
+}

@@ -173,10 +173,13 @@ struct ImportPlan {
     }
 
     /// `<name>.png`, `.jpg` or `.jpeg` (or upper-case) in `folder`. A name that could leave the
-    /// folder (`/`, NUL, `.`, `..`) finds nothing.
+    /// folder or name a hidden file (`/`, NUL, a leading `.`, an empty name) finds nothing.
     static func image(named name: String, in folder: String, label: String) -> Result<ImageRef, CatalogError> {
         let missing = CatalogError.notFound(path: folder, reason: "no image named '\(name)' in \(label)")
-        guard !name.contains("/"), !name.contains("\u{0}"), name != ".", name != ".." else { return .failure(missing) }
+        // No separators, no NUL, and no leading dot (no `..`, no hidden `.png` for an empty name).
+        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), !name.contains("\u{0}") else {
+            return .failure(missing)
+        }
         for ext in ["png", "jpg", "jpeg", "PNG", "JPG", "JPEG"] {
             let candidate = (folder as NSString).appendingPathComponent("\(name).\(ext)")
             if FileManager.default.fileExists(atPath: candidate) {

@@ -2,8 +2,11 @@
 public struct ImportReport: Sendable, Hashable {
     /// How many records of one kind were added, changed, or already as the file says.
     public struct Counts: Sendable, Hashable {
+        /// New records.
         public var added = 0
+        /// Existing records that changed.
         public var updated = 0
+        /// Existing records already as the file says.
         public var unchanged = 0
 
         public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0) {

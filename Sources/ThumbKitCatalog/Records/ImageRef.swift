@@ -16,4 +16,14 @@ public struct ImageRef: Sendable, Hashable, Codable {
     public static func load(path: String) throws(CatalogError) -> ImageRef {
         ImageRef(path: path, sha256: try ContentHash.sha256(ofFileAt: path))
     }
+
+    /// The image for a food called `name` in `folder`: `<name>.png`, `.jpg` or `.jpeg` (or
+    /// upper-case), hashed. A name that could leave the folder or name a hidden file (`/`, NUL,
+    /// a leading `.`, an empty name) finds nothing.
+    ///
+    /// - Throws: `CatalogError.notFound` (`no image named 'X' in <folder>`), or `.io` /
+    ///   `.invalidRecord` when the file found cannot be read or is not a PNG or JPEG.
+    public static func find(named name: String, in folder: String) throws(CatalogError) -> ImageRef {
+        try ImportPlan.image(named: name, in: folder, label: folder).get()
+    }
 }

@@ -80,7 +80,9 @@ public final class CatalogStore: Sendable {
         try withConnection(write: true, body)
     }
 
-    /// Runs `body` in a read transaction, so all its queries see one snapshot.
+    /// Runs `body` in a read transaction, so all its queries see one snapshot. (A `write` nested
+    /// inside it may meet `CatalogError.locked` if another process wrote meanwhile: start with
+    /// `write` when a block changes anything.)
     @discardableResult
     public func read<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
         try withConnection(write: false, body)
