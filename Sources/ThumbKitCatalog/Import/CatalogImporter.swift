@@ -1,0 +1,174 @@
+import Foundation
+
+/// Reads an import file into the catalog.
+///
+/// ### Format
+/// ```json
+/// {"categories": ["Chicken"],
+///  "bugs": [{"title": "Potato Bug", "rating": 3.5, "image": "img/potato.jpg"}],
+///  "foods": [{"category": "Chicken", "name": "Chicken Marsala", "image": "img/Chicken Marsala.png"}],
+///  "imagesDir": "img",
+///  "ratingIcons": {"empty": "icons/empty.png", "half": "icons/half.png", "full": "icons/full.png"},
+///  "logo": "logo.png",
+///  "atomic": false}
+/// ```
+/// Every key is optional. Paths are relative to the JSON file's folder. A food without `image`
+/// is found by name in `imagesDir` (or the catalog's stored images folder) as `<name>.png`,
+/// `.jpg` or `.jpeg`. A bug without `rating` gets 0 when new and keeps its rating otherwise.
+/// A food's category must be listed in `categories` or already be in the catalog. Categories
+/// listed are put first, in the file's order. An export (`CatalogDocument`) is also a valid
+/// import file: its `id`s are reused for new records when free, its `outputs` are ignored.
+///
+/// ### Behaviour
+/// - Each bad record is reported by position (`bugs[2]: rating 7 is not between 0 and 5 in steps
+///   of 0.5`) and skipped; the good ones go in, all in one transaction.
+/// - With `atomic` (the argument or the file's `"atomic": true`), nothing goes in if any record
+///   is bad.
+/// - Importing the same file twice changes nothing the second time: bugs are matched by title,
+///   foods by (category, name), and updated in place.
+public struct CatalogImporter: Sendable {
+    /// The catalog to import into.
+    public let store: CatalogStore
+
+    public init(store: CatalogStore) {
+        self.store = store
+    }
+
+    /// Imports the JSON file at `path`.
+    ///
+    /// - Throws: `CatalogError.io` when the file cannot be read, `.invalidDocument` when it is
+    ///   not a JSON object of the right shape, or a store error (`.locked`, `.corrupt`).
+    ///   Bad records are not thrown: they are in the report's `problems`.
+    public func importFile(at path: String, atomic: Bool = false) throws -> ImportReport {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CatalogError.io(path: path, reason: "cannot read import file")
+        }
+        return try importData(data, source: path, base: PathResolution.folder(of: path), atomic: atomic)
+    }
+
+    /// Imports JSON `data`; relative paths in it are resolved against `base`, and `source` names
+    /// it in errors.
+    public func importData(_ data: Data, source: String, base: String, atomic: Bool = false) throws -> ImportReport {
+        let document: ImportDocument
+        do {
+            document = try JSONDecoder().decode(ImportDocument.self, from: data)
+        } catch let error as DecodingError {
+            throw CatalogError.invalidDocument(
+                path: source, reason: Lenient<ImportDocument>.describe(error, droppingFirst: 0))
+        }
+        let isAtomic = atomic || document.atomic == true
+        let stored = try store.read { try $0.assets() }
+        var plan = ImportPlan(
+            document: document, base: PathResolution.standardize(base), storedImagesDir: stored.imagesDir)
+        var report = ImportReport()
+        do {
+            try store.write { tx in try apply(&plan, to: tx, atomic: isAtomic, report: &report) }
+        } catch is AtomicAbort {
+            report = ImportReport()
+            report.applied = false
+        }
+        report.problems = plan.problems
+        return report
+    }
+
+    /// Thrown inside the write block to roll an atomic import back.
+    private struct AtomicAbort: Error {}
+
+    private func apply(_ plan: inout ImportPlan, to tx: CatalogTransaction, atomic: Bool, report: inout ImportReport)
+        throws
+    {
+        // Checks that need the catalog, before any change.
+        let known = Set(try tx.categories().map(\.name)).union(plan.categories)
+        plan.foods.removeAll { food in
+            guard known.contains(food.category) else {
+                plan.problems.append(
+                    .invalidRecord(path: food.position, reason: "category '\(food.category)' is not in categories"))
+                return true
+            }
+            return false
+        }
+        plan.problems.sort { Self.order($0.path) < Self.order($1.path) }
+        if atomic, !plan.problems.isEmpty { throw AtomicAbort() }
+
+        // Each record in its own savepoint: a database refusal skips just that record.
+        func attempt(_ position: String, _ body: () throws -> Void) throws {
+            do {
+                try tx.savepoint(body)
+            } catch let error as CatalogError {
+                switch error {
+                case .locked, .corrupt, .database, .open, .schema: throw error
+                default:
+                    plan.problems.append(.invalidRecord(path: position, reason: error.reason))
+                    if atomic { throw AtomicAbort() }
+                }
+            }
+        }
+
+        let before = Dictionary(try tx.categories().map { ($0.name, $0.position) }, uniquingKeysWith: { a, _ in a })
+        try attempt("categories") { try tx.orderCategories(plan.categories) }
+        for category in try tx.categories() {
+            switch before[category.name] {
+            case nil: report.categories.added += 1
+            case category.position: report.categories.unchanged += 1
+            default: report.categories.updated += 1
+            }
+        }
+
+        for bug in plan.bugs {
+            try attempt(bug.position) {
+                guard let existing = try tx.bug(title: bug.title) else {
+                    let freeID = try bug.id.flatMap { try tx.bug(id: $0) == nil ? $0 : nil }
+                    try tx.addBug(title: bug.title, rating: bug.rating ?? .zero, image: bug.image, id: freeID)
+                    report.bugs.added += 1
+                    return
+                }
+                var changed = false
+                if let rating = bug.rating, rating != existing.rating {
+                    try tx.rate(bugID: existing.id, rating: rating.value)
+                    changed = true
+                }
+                if let image = bug.image, image != existing.image {
+                    try tx.setImage(bugID: existing.id, image: image)
+                    changed = true
+                }
+                if changed { report.bugs.updated += 1 } else { report.bugs.unchanged += 1 }
+            }
+        }
+
+        for food in plan.foods {
+            try attempt(food.position) {
+                guard let existing = try tx.food(category: food.category, name: food.name) else {
+                    let freeID = try food.id.flatMap { try tx.food(id: $0) == nil ? $0 : nil }
+                    try tx.addFood(category: food.category, name: food.name, image: food.image, id: freeID)
+                    report.foods.added += 1
+                    return
+                }
+                if existing.image != food.image {
+                    try tx.setImage(foodID: existing.id, image: food.image)
+                    report.foods.updated += 1
+                } else {
+                    report.foods.unchanged += 1
+                }
+            }
+        }
+
+        try attempt("settings") {
+            var assets = try tx.assets()
+            for (_, field) in CatalogAssets.keys {
+                if let value = plan.assets[keyPath: field] { assets[keyPath: field] = value }
+            }
+            try tx.setAssets(assets)
+        }
+    }
+
+    /// Sort key that keeps problems in file order: settings, categories, bugs, foods, by index.
+    static func order(_ position: String) -> (Int, Int) {
+        let sections = ["imagesDir", "ratingIcons", "logo", "categories", "bugs", "foods"]
+        let section = sections.firstIndex { position.hasPrefix($0) } ?? sections.count
+        let index = position.split(separator: "[").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+        return (section, index)
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import ThumbKit
+
+/// An import file checked against the disk (images found and hashed, ratings validated), before
+/// anything touches the database. Checks that need the database (a food's category) happen in
+/// `CatalogImporter.apply`.
+struct ImportPlan {
+    struct Bug {
+        let position: String
+        let id: Int?
+        let title: String
+        /// nil: the file gave no rating (0 for a new bug, unchanged for an existing one).
+        let rating: Rating?
+        let image: ImageRef?
+    }
+
+    struct Food {
+        let position: String
+        let id: Int?
+        let category: String
+        let name: String
+        let image: ImageRef
+    }
+
+    var categories: [String] = []
+    var bugs: [Bug] = []
+    var foods: [Food] = []
+    /// Only the settings the file gives.
+    var assets = CatalogAssets()
+    var problems: [CatalogError] = []
+
+    /// Checks `document` (read from a file in `base`) against the disk. `storedImagesDir` is
+    /// the catalog's images folder, used when the file names none.
+    init(document: ImportDocument, base: String, storedImagesDir: String?) {
+        func problem(_ position: String, _ reason: String) {
+            problems.append(.invalidRecord(path: position, reason: reason))
+        }
+        // Settings first: food images are looked up in imagesDir.
+        var imagesDir = storedImagesDir
+        var imagesDirLabel = storedImagesDir ?? ""
+        if let dir = document.imagesDir {
+            let resolved = PathResolution.resolve(dir, against: base)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder), isFolder.boolValue {
+                imagesDir = resolved
+                imagesDirLabel = dir
+                assets.imagesDir = resolved
+            } else {
+                problem("imagesDir", "'\(dir)' is not a folder")
+                imagesDir = nil
+                imagesDirLabel = dir
+            }
+        }
+        let iconFields: [(String, String?, WritableKeyPath<CatalogAssets, String?>)] = [
+            ("ratingIcons.empty", document.ratingIcons?.empty, \.ratingEmpty),
+            ("ratingIcons.half", document.ratingIcons?.half, \.ratingHalf),
+            ("ratingIcons.full", document.ratingIcons?.full, \.ratingFull), ("logo", document.logo, \.logo),
+        ]
+        for (position, given, field) in iconFields {
+            guard let given else { continue }
+            switch Self.image(given, base: base) {
+            case .success(let ref): assets[keyPath: field] = ref.path
+            case .failure(let error): problem(position, error.reason)
+            }
+        }
+
+        var categoryNames = Set<String>()
+        for (index, entry) in (document.categories ?? []).enumerated() {
+            let position = "categories[\(index)]"
+            switch entry.result {
+            case .failure(let failure): problem(position, failure.reason)
+            case .success(let name) where name.allSatisfy(\.isWhitespace): problem(position, "name is empty")
+            case .success(let name) where !categoryNames.insert(name).inserted:
+                problem(position, "'\(name)' is listed twice")
+            case .success(let name): categories.append(name)
+            }
+        }
+
+        var titles: [String: String] = [:]
+        for (index, entry) in (document.bugs ?? []).enumerated() {
+            let position = "bugs[\(index)]"
+            let bug: ImportDocument.Bug
+            switch entry.result {
+            case .failure(let failure):
+                problem(position, failure.reason)
+                continue
+            case .success(let decoded): bug = decoded
+            }
+            if bug.title.allSatisfy(\.isWhitespace) {
+                problem(position, "title is empty")
+                continue
+            }
+            if let first = titles[bug.title] {
+                problem(position, "title '\(bug.title)' is also used by \(first)")
+                continue
+            }
+            titles[bug.title] = position
+            var rating: Rating?
+            if let value = bug.rating {
+                guard let valid = Rating(exactly: value) else {
+                    problem(position, Rating.rejection(of: value))
+                    continue
+                }
+                rating = valid
+            }
+            var image: ImageRef?
+            if let given = bug.image {
+                switch Self.image(given, base: base) {
+                case .success(let ref): image = ref
+                case .failure(let error):
+                    problem(position, error.reason)
+                    continue
+                }
+            }
+            bugs.append(Bug(position: position, id: bug.id, title: bug.title, rating: rating, image: image))
+        }
+
+        var foodKeys: [String: String] = [:]
+        for (index, entry) in (document.foods ?? []).enumerated() {
+            let position = "foods[\(index)]"
+            let food: ImportDocument.Food
+            switch entry.result {
+            case .failure(let failure):
+                problem(position, failure.reason)
+                continue
+            case .success(let decoded): food = decoded
+            }
+            if food.name.allSatisfy(\.isWhitespace) {
+                problem(position, "name is empty")
+                continue
+            }
+            let key = "\(food.category)\u{0}\(food.name)"
+            if let first = foodKeys[key] {
+                problem(position, "'\(food.name)' in '\(food.category)' is also used by \(first)")
+                continue
+            }
+            foodKeys[key] = position
+            let found: Result<ImageRef, CatalogError>
+            if let given = food.image {
+                found = Self.image(given, base: base)
+            } else if let imagesDir {
+                found = Self.image(named: food.name, in: imagesDir, label: imagesDirLabel)
+            } else {
+                found = .failure(
+                    .notFound(path: position, reason: "no image given and no imagesDir to find '\(food.name)' in"))
+            }
+            switch found {
+            case .success(let ref):
+                foods.append(
+                    Food(position: position, id: food.id, category: food.category, name: food.name, image: ref))
+            case .failure(let error): problem(position, error.reason)
+            }
+        }
+    }
+
+    /// The image at `given` (relative to `base`), hashed, after checking it is a PNG or JPEG.
+    static func image(_ given: String, base: String) -> Result<ImageRef, CatalogError> {
+        let path = PathResolution.resolve(given, against: base)
+        do {
+            let ref = try ImageRef.load(path: path)
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                return .failure(.io(path: path, reason: "image '\(given)' cannot be opened"))
+            }
+            defer { try? handle.close() }
+            let head = [UInt8](handle.readData(ofLength: 8))
+            guard ImageFormat.sniff(head) != nil else {
+                return .failure(.invalidRecord(path: path, reason: "image '\(given)' is not a PNG or JPEG file"))
+            }
+            return .success(ref)
+        } catch {
+            return .failure(.io(path: path, reason: "image '\(given)': \(error.reason)"))
+        }
+    }
+
+    /// `<name>.png`, `.jpg` or `.jpeg` (or upper-case) in `folder`. A name that could leave the
+    /// folder or name a hidden file (`/`, NUL, a leading `.`, an empty name) finds nothing.
+    static func image(named name: String, in folder: String, label: String) -> Result<ImageRef, CatalogError> {
+        let missing = CatalogError.notFound(path: folder, reason: "no image named '\(name)' in \(label)")
+        // No separators, no NUL, and no leading dot (no `..`, no hidden `.png` for an empty name).
+        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), !name.contains("\u{0}") else {
+            return .failure(missing)
+        }
+        for ext in ["png", "jpg", "jpeg", "PNG", "JPG", "JPEG"] {
+            let candidate = (folder as NSString).appendingPathComponent("\(name).\(ext)")
+            if FileManager.default.fileExists(atPath: candidate) {
+                return image(candidate, base: folder)
+            }
+        }
+        return .failure(missing)
+    }
+}

@@ -1,3 +1,0 @@
-// Catalog module: records, recipes, rating strips, app icons, store, site, ingest, bench history.
-import ThumbKit
-

@@ -1,0 +1,143 @@
+/// The catalog's schema as a list of forward migrations. Migration *n* (1-based) turns a
+/// database at `PRAGMA user_version` n−1 into one at n. They run in order, all pending ones in a
+/// single transaction, so a failure leaves the database at its old version.
+///
+/// Never edit a shipped migration: append a new one.
+enum CatalogSchema {
+    /// The SQL of each migration, in order.
+    static let migrations: [String] = [migration1, migration2]
+
+    /// The version a fresh or migrated database ends at.
+    static var latestVersion: Int { migrations.count }
+
+    /// Version 1: records, outputs and settings.
+    static let migration1 = """
+        CREATE TABLE categories (
+            id       INTEGER PRIMARY KEY,
+            name     TEXT    NOT NULL UNIQUE CHECK (length(name) > 0),
+            position INTEGER NOT NULL
+        );
+        CREATE TABLE bugs (
+            id           INTEGER PRIMARY KEY,
+            title        TEXT    NOT NULL UNIQUE CHECK (length(title) > 0),
+            rating       REAL    NOT NULL DEFAULT 0
+                         CHECK (rating >= 0 AND rating <= 5 AND rating * 2 = CAST(rating * 2 AS INTEGER)),
+            image_path   TEXT,
+            image_sha256 TEXT    CHECK (image_sha256 IS NULL OR length(image_sha256) = 64),
+            created_at   TEXT    NOT NULL,
+            updated_at   TEXT    NOT NULL,
+            CHECK ((image_path IS NULL) = (image_sha256 IS NULL))
+        );
+        CREATE TABLE foods (
+            id           INTEGER PRIMARY KEY,
+            category_id  INTEGER NOT NULL REFERENCES categories(id) ON DELETE RESTRICT,
+            name         TEXT    NOT NULL CHECK (length(name) > 0),
+            image_path   TEXT,
+            image_sha256 TEXT    CHECK (image_sha256 IS NULL OR length(image_sha256) = 64),
+            created_at   TEXT    NOT NULL,
+            updated_at   TEXT    NOT NULL,
+            UNIQUE (category_id, name),
+            CHECK ((image_path IS NULL) = (image_sha256 IS NULL))
+        );
+        CREATE INDEX foods_category ON foods(category_id);
+        CREATE TABLE outputs (
+            id            INTEGER PRIMARY KEY,
+            record_kind   TEXT    NOT NULL CHECK (record_kind IN ('bug', 'food', 'app')),
+            record_id     INTEGER NOT NULL,
+            recipe        TEXT    NOT NULL,
+            kind          TEXT    NOT NULL CHECK (kind IN ('list', 'detail', 'rating', 'icon')),
+            scale         INTEGER NOT NULL CHECK (scale >= 1),
+            path          TEXT    NOT NULL,
+            width         INTEGER NOT NULL CHECK (width > 0),
+            height        INTEGER NOT NULL CHECK (height > 0),
+            format        TEXT    NOT NULL CHECK (format IN ('png', 'jpeg')),
+            bytes         INTEGER NOT NULL CHECK (bytes >= 0),
+            source_sha256 TEXT    NOT NULL,
+            created_at    TEXT    NOT NULL,
+            UNIQUE (record_kind, record_id, recipe, scale)
+        );
+        CREATE INDEX outputs_path ON outputs(path);
+        -- Outputs point at bugs or foods by (kind, id), which no foreign key can express:
+        -- these triggers delete a record's outputs with it.
+        CREATE TRIGGER bugs_delete_outputs AFTER DELETE ON bugs BEGIN
+            DELETE FROM outputs WHERE record_kind = 'bug' AND record_id = OLD.id;
+        END;
+        CREATE TRIGGER foods_delete_outputs AFTER DELETE ON foods BEGIN
+            DELETE FROM outputs WHERE record_kind = 'food' AND record_id = OLD.id;
+        END;
+        CREATE TABLE settings (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """
+
+    /// Version 2: benchmark history and the watch folder's memory of files it has seen.
+    static let migration2 = """
+        CREATE TABLE bench_runs (
+            id         INTEGER PRIMARY KEY,
+            date       TEXT NOT NULL,
+            git_commit TEXT NOT NULL,
+            machine    TEXT NOT NULL,
+            note       TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE bench_results (
+            id                    INTEGER PRIMARY KEY,
+            run_id                INTEGER NOT NULL REFERENCES bench_runs(id) ON DELETE CASCADE,
+            job                   TEXT    NOT NULL,
+            tool                  TEXT    NOT NULL,
+            images_per_second     REAL    NOT NULL,
+            megapixels_per_second REAL    NOT NULL,
+            wall_median_seconds   REAL    NOT NULL,
+            peak_rss_bytes        INTEGER NOT NULL,
+            ssim                  REAL
+        );
+        CREATE INDEX bench_results_run ON bench_results(run_id);
+        CREATE INDEX bench_results_job_tool ON bench_results(job, tool);
+        CREATE TABLE ingested_files (
+            id           INTEGER PRIMARY KEY,
+            path         TEXT NOT NULL,
+            sha256       TEXT NOT NULL,
+            record_kind  TEXT CHECK (record_kind IS NULL OR record_kind IN ('bug', 'food', 'app')),
+            record_id    INTEGER,
+            status       TEXT NOT NULL CHECK (status IN ('pending', 'imported', 'skipped', 'failed')),
+            reason       TEXT NOT NULL DEFAULT '',
+            processed_at TEXT NOT NULL,
+            UNIQUE (path, sha256)
+        );
+        """
+
+    /// Brings `connection` up to `target` (default: the latest version).
+    ///
+    /// - Throws: `CatalogError.schema` when the file is newer than this build, or when a
+    ///   migration fails (the database is then left at its old version).
+    static func migrate(_ connection: SQLiteConnection, to target: Int = latestVersion) throws {
+        precondition((0...latestVersion).contains(target), "No such schema version.")
+        let current = try userVersion(connection)
+        if current > latestVersion {
+            throw CatalogError.schema(
+                path: connection.path,
+                reason: "schema version \(current) is newer than this thumbkit understands (\(latestVersion))")
+        }
+        guard current < target else { return }
+        try connection.transaction(write: true) {
+            // Re-read inside the write lock: another process may have migrated meanwhile.
+            let start = try userVersion(connection)
+            guard start < target else { return }
+            for version in (start + 1)...target {
+                do {
+                    try connection.execute(migrations[version - 1])
+                } catch let error as CatalogError {
+                    if case .locked = error { throw error }
+                    throw CatalogError.schema(
+                        path: connection.path, reason: "migration to version \(version) failed: \(error.reason)")
+                }
+            }
+            try connection.execute("PRAGMA user_version = \(target)")
+        }
+    }
+
+    /// `PRAGMA user_version`.
+    static func userVersion(_ connection: SQLiteConnection) throws(CatalogError) -> Int {
+        try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+extension CatalogTransaction {
+    // MARK: Categories
+
+    /// Every category, in order.
+    public func categories() throws(CatalogError) -> [FoodCategory] {
+        try db.query("SELECT id, name, position FROM categories ORDER BY position, id") {
+            FoodCategory(id: $0.int(0), name: $0.string(1), position: $0.int(2))
+        }
+    }
+
+    /// The category named exactly `name`, or nil.
+    public func category(named name: String) throws(CatalogError) -> FoodCategory? {
+        try db.queryFirst("SELECT id, name, position FROM categories WHERE name = ?", [.text(name)]) {
+            FoodCategory(id: $0.int(0), name: $0.string(1), position: $0.int(2))
+        }
+    }
+
+    /// Adds a category at the end of the order, or returns the existing one of that name.
+    ///
+    /// - Throws: `CatalogError.invalidRecord` for an empty name.
+    @discardableResult
+    public func addCategory(_ name: String) throws(CatalogError) -> FoodCategory {
+        try Self.checkName(name, field: "name", ref: "category '\(name)'")
+        if let existing = try category(named: name) { return existing }
+        let next = try db.queryFirst("SELECT COALESCE(MAX(position) + 1, 0) FROM categories") { $0.int(0) } ?? 0
+        try db.run("INSERT INTO categories (name, position) VALUES (?, ?)", [.text(name), .integer(next)])
+        return FoodCategory(id: db.lastInsertRowID, name: name, position: next)
+    }
+
+    /// Puts the categories named in `names` first, in that order (adding any that are missing);
+    /// the others follow in their old order. Positions end up 0…n−1.
+    public func orderCategories(_ names: [String]) throws(CatalogError) {
+        for name in names { try addCategory(name) }
+        let listed = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let sorted = try categories().enumerated().sorted { a, b in
+            (listed[a.element.name] ?? names.count + a.offset) < (listed[b.element.name] ?? names.count + b.offset)
+        }
+        for (position, entry) in sorted.enumerated() where entry.element.position != position {
+            try db.run(
+                "UPDATE categories SET position = ? WHERE id = ?", [.integer(position), .integer(entry.element.id)])
+        }
+    }
+
+    /// Deletes an empty category. Returns whether it existed.
+    ///
+    /// - Throws: `CatalogError.constraint` when foods are still in it.
+    @discardableResult
+    public func deleteCategory(named name: String) throws(CatalogError) -> Bool {
+        try db.run("DELETE FROM categories WHERE name = ?", [.text(name)]) > 0
+    }
+
+    // MARK: Foods
+
+    private static let foodColumns = """
+        f.id, f.category_id, c.name, f.name, f.image_path, f.image_sha256, f.created_at, f.updated_at
+        FROM foods f JOIN categories c ON c.id = f.category_id
+        """
+
+    private func food(from row: SQLiteRow) throws(CatalogError) -> Food {
+        let id = row.int(0)
+        let image = row.optionalString(4).map { ImageRef(path: $0, sha256: row.optionalString(5) ?? "") }
+        return Food(
+            id: id, categoryID: row.int(1), category: row.string(2), name: row.string(3), image: image,
+            createdAt: try date(row.string(6), "food \(id)"), updatedAt: try date(row.string(7), "food \(id)"))
+    }
+
+    /// Every food, by category order then id.
+    public func foods() throws(CatalogError) -> [Food] {
+        try db.query("SELECT \(Self.foodColumns) ORDER BY c.position, c.id, f.id") { row throws(CatalogError) in
+            try food(from: row)
+        }
+    }
+
+    /// The food with row id `id`, or nil.
+    public func food(id: Int) throws(CatalogError) -> Food? {
+        try db.queryFirst("SELECT \(Self.foodColumns) WHERE f.id = ?", [.integer(id)]) { row throws(CatalogError) in
+            try food(from: row)
+        }
+    }
+
+    /// The food named exactly `name` in the category named `category`, or nil.
+    public func food(category: String, name: String) throws(CatalogError) -> Food? {
+        try db.queryFirst(
+            "SELECT \(Self.foodColumns) WHERE c.name = ? AND f.name = ?", [.text(category), .text(name)]
+        ) { row throws(CatalogError) in try food(from: row) }
+    }
+
+    /// The food with row id `id`, or `CatalogError.notFound`.
+    public func requireFood(id: Int) throws(CatalogError) -> Food {
+        guard let found = try food(id: id) else {
+            throw CatalogError.notFound(path: "food \(id)", reason: "no food with id \(id)")
+        }
+        return found
+    }
+
+    /// Adds a food to an existing category.
+    ///
+    /// - Parameters:
+    ///   - id: A row id to use (an import restoring an export); nil picks the next free one.
+    /// - Throws: `CatalogError.notFound` for an unknown category; `.invalidRecord` for an empty
+    ///   name, a name the category already has, or a taken id.
+    @discardableResult
+    public func addFood(category: String, name: String, image: ImageRef?, id: Int? = nil) throws(CatalogError) -> Food {
+        let ref = "food '\(category)/\(name)'"
+        try Self.checkName(name, field: "name", ref: ref)
+        guard let found = try self.category(named: category) else {
+            throw CatalogError.notFound(path: ref, reason: "no category named '\(category)'")
+        }
+        return try addFood(categoryID: found.id, name: name, image: image, id: id)
+    }
+
+    /// Adds a food to the category with row id `categoryID`.
+    ///
+    /// - Throws: `CatalogError.constraint` when no such category exists (the foreign key);
+    ///   `.invalidRecord` as `addFood(category:name:image:id:)`.
+    @discardableResult
+    public func addFood(categoryID: Int, name: String, image: ImageRef?, id: Int? = nil) throws(CatalogError) -> Food {
+        let ref = "food '\(name)'"
+        try Self.checkName(name, field: "name", ref: ref)
+        if try db.queryFirst(
+            "SELECT 1 FROM foods WHERE category_id = ? AND name = ?", [.integer(categoryID), .text(name)], { _ in true }
+        ) != nil {
+            throw CatalogError.invalidRecord(path: ref, reason: "its category already has a food with this name")
+        }
+        if let id, try food(id: id) != nil {
+            throw CatalogError.invalidRecord(path: ref, reason: "id \(id) is already taken")
+        }
+        let time = now
+        try db.run(
+            "INSERT INTO foods (id, category_id, name, image_path, image_sha256, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                id.map { .integer($0) } ?? .null, .integer(categoryID), .text(name), .optional(image?.path),
+                .optional(image?.sha256), .text(time), .text(time),
+            ])
+        return try requireFood(id: db.lastInsertRowID)
+    }
+
+    /// Sets (or with nil, clears) a food's image.
+    @discardableResult
+    public func setImage(foodID: Int, image: ImageRef?) throws(CatalogError) -> Food {
+        let old = try requireFood(id: foodID)
+        guard old.image != image else { return old }
+        try db.run(
+            "UPDATE foods SET image_path = ?, image_sha256 = ?, updated_at = ? WHERE id = ?",
+            [.optional(image?.path), .optional(image?.sha256), .text(now), .integer(foodID)])
+        return try requireFood(id: foodID)
+    }
+
+    /// Deletes a food and its output rows (not the files). Returns whether it existed.
+    @discardableResult
+    public func deleteFood(id: Int) throws(CatalogError) -> Bool {
+        try db.run("DELETE FROM foods WHERE id = ?", [.integer(id)]) > 0
+    }
+}

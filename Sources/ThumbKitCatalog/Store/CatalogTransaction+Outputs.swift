@@ -1,0 +1,101 @@
+import Foundation
+import ThumbKit
+
+extension CatalogTransaction {
+    private static let outputColumns = """
+        id, record_kind, record_id, recipe, kind, scale, path, width, height, format, bytes, source_sha256, created_at
+        FROM outputs
+        """
+
+    private func output(from row: SQLiteRow) throws(CatalogError) -> OutputRecord {
+        let id = row.int(0)
+        guard let recordKind = RecordKind(rawValue: row.string(1)), let kind = OutputKind(rawValue: row.string(4)),
+            let format = ImageFormat(rawValue: row.string(9))
+        else {
+            throw CatalogError.corrupt(path: connection.path, reason: "output \(id) has an unknown kind or format")
+        }
+        let values = OutputValues(
+            record: RecordRef(kind: recordKind, id: row.int(2)), recipe: row.string(3), kind: kind, scale: row.int(5),
+            path: row.string(6), width: row.int(7), height: row.int(8), format: format, bytes: row.int(10),
+            sourceSHA256: row.string(11))
+        return OutputRecord(id: id, values: values, createdAt: try date(row.string(12), "output \(id)"))
+    }
+
+    /// Every output row, by record then recipe then scale.
+    public func outputs() throws(CatalogError) -> [OutputRecord] {
+        try db.query("SELECT \(Self.outputColumns) ORDER BY record_kind, record_id, recipe, scale") {
+            row throws(CatalogError) in try output(from: row)
+        }
+    }
+
+    /// The output rows of one record, by recipe then scale.
+    public func outputs(for record: RecordRef) throws(CatalogError) -> [OutputRecord] {
+        try db.query(
+            "SELECT \(Self.outputColumns) WHERE record_kind = ? AND record_id = ? ORDER BY recipe, scale",
+            [.text(record.kind.rawValue), .integer(record.id)]
+        ) { row throws(CatalogError) in try output(from: row) }
+    }
+
+    /// The output row with this key, or nil.
+    public func output(_ key: OutputKey) throws(CatalogError) -> OutputRecord? {
+        try db.queryFirst(
+            "SELECT \(Self.outputColumns) WHERE record_kind = ? AND record_id = ? AND recipe = ? AND scale = ?",
+            [.text(key.record.kind.rawValue), .integer(key.record.id), .text(key.recipe), .integer(key.scale)]
+        ) { row throws(CatalogError) in try output(from: row) }
+    }
+
+    /// Inserts the output row for `values.key`, or replaces the one already there (keeping its
+    /// row id).
+    ///
+    /// - Throws: `CatalogError.invalidRecord` for a path that could leave the output folder, a
+    ///   scale below 1, or a size below 1×1.
+    @discardableResult
+    public func upsertOutput(_ values: OutputValues) throws(CatalogError) -> OutputRecord {
+        let ref = "\(values.record) output '\(values.path)'"
+        guard OutputNaming.isSafeRelativePath(values.path) else {
+            throw CatalogError.invalidRecord(path: ref, reason: "path is not a safe path inside the output folder")
+        }
+        guard values.scale >= 1, values.width >= 1, values.height >= 1, values.bytes >= 0 else {
+            throw CatalogError.invalidRecord(path: ref, reason: "scale, width and height must be at least 1")
+        }
+        try db.run(
+            """
+            INSERT INTO outputs (record_kind, record_id, recipe, kind, scale, path, width, height, format, bytes,
+                                 source_sha256, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (record_kind, record_id, recipe, scale) DO UPDATE SET
+                kind = excluded.kind, path = excluded.path, width = excluded.width, height = excluded.height,
+                format = excluded.format, bytes = excluded.bytes, source_sha256 = excluded.source_sha256,
+                created_at = excluded.created_at
+            """,
+            [
+                .text(values.record.kind.rawValue), .integer(values.record.id), .text(values.recipe),
+                .text(values.kind.rawValue), .integer(values.scale), .text(values.path), .integer(values.width),
+                .integer(values.height), .text(values.format.rawValue), .integer(values.bytes),
+                .text(values.sourceSHA256), .text(now),
+            ])
+        guard let stored = try output(values.key) else {
+            throw CatalogError.database(path: connection.path, reason: "\(ref) vanished after it was written")
+        }
+        return stored
+    }
+
+    /// Deletes the output row with this key. Returns whether it existed.
+    @discardableResult
+    public func deleteOutput(_ key: OutputKey) throws(CatalogError) -> Bool {
+        try db.run(
+            "DELETE FROM outputs WHERE record_kind = ? AND record_id = ? AND recipe = ? AND scale = ?",
+            [.text(key.record.kind.rawValue), .integer(key.record.id), .text(key.recipe), .integer(key.scale)]) > 0
+    }
+
+    /// Deletes the record's output rows whose key is not in `keep` (outputs of recipes that no
+    /// longer exist), and returns them so their files can be removed too.
+    @discardableResult
+    public func deleteOutputs(for record: RecordRef, keeping keep: Set<OutputKey> = []) throws(CatalogError)
+        -> [OutputRecord]
+    {
+        let stale = try outputs(for: record).filter { !keep.contains($0.values.key) }
+        for row in stale { try db.run("DELETE FROM outputs WHERE id = ?", [.integer(row.id)]) }
+        return stale
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The handle a `CatalogStore.read` or `write` block works through. Every query and change the
+/// catalog offers is a method here (in the `CatalogTransaction+…` files), so several of them can
+/// share one transaction. It is not Sendable and is only valid inside its block.
+public final class CatalogTransaction {
+    let connection: SQLiteConnection
+    private var isOpen = true
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    func end() { isOpen = false }
+
+    /// The connection, checked to be inside its block.
+    var db: SQLiteConnection {
+        precondition(isOpen, "A CatalogTransaction was used after its read/write block ended.")
+        return connection
+    }
+
+    /// The database file (the path of store-level errors).
+    public var databasePath: String { connection.path }
+
+    /// Runs `body` in a savepoint: its changes are undone if it throws, while the enclosing
+    /// transaction goes on (the import uses this to skip one bad record).
+    public func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try db.transaction(write: true, body)
+    }
+
+    /// `Timestamp` text for now.
+    var now: String { Timestamp.string(from: Date()) }
+
+    /// Reads a stored timestamp, reporting a malformed one as corruption.
+    func date(_ text: String, _ ref: String) throws(CatalogError) -> Date {
+        guard let date = Timestamp.date(from: text) else {
+            throw CatalogError.corrupt(path: connection.path, reason: "\(ref) has a malformed time '\(text)'")
+        }
+        return date
+    }
+}
+
+@available(*, unavailable, message: "A CatalogTransaction belongs to the thread running its block.")
+extension CatalogTransaction: Sendable {}

@@ -1,0 +1,146 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection. Not thread-safe and not Sendable: `CatalogStore` owns it and only
+/// touches it while holding its lock.
+final class SQLiteConnection {
+    /// The database file.
+    let path: String
+    /// The open handle (closed in `deinit`).
+    let handle: OpaquePointer
+    /// How long SQLite waits for another connection's lock.
+    let busyTimeoutMilliseconds: Int32
+    /// How many `transaction` calls are open on this connection (0 outside any).
+    private(set) var depth = 0
+
+    /// Opens (creating if needed) the database at `path`, with extended result codes and a busy
+    /// timeout. Nothing is read yet, so a file that is not a database is only found by the first
+    /// statement.
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(CatalogError) {
+        self.path = path
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        var db: OpaquePointer?
+        // NOMUTEX: the connection is only ever used under CatalogStore's lock, so SQLite's own
+        // per-connection mutex would only add cost.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let reason = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(db)
+            throw CatalogError.open(path: path, reason: "cannot open database: \(reason.lowercased())")
+        }
+        self.handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// The CatalogError for result code `rc` (SQLite's message for this connection as the reason).
+    func error(_ rc: Int32, _ sql: String? = nil) -> CatalogError {
+        let message = String(cString: sqlite3_errmsg(handle)).lowercased()
+        switch rc & 0xff {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .locked(
+                path: path,
+                reason: "database is locked by another connection (gave up after \(busyTimeoutMilliseconds) ms)")
+        case SQLITE_NOTADB, SQLITE_CORRUPT:
+            return .corrupt(path: path, reason: message)
+        case SQLITE_CONSTRAINT:
+            return .constraint(path: path, reason: message)
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY:
+            return .open(path: path, reason: message)
+        default:
+            return .database(path: path, reason: sql.map { "\(message) (in \($0.prefix(60)))" } ?? message)
+        }
+    }
+
+    /// Compiles one statement.
+    func prepare(_ sql: String) throws(CatalogError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            throw error(rc, sql)
+        }
+        return SQLiteStatement(handle: statement, connection: self)
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows.
+    func execute(_ sql: String) throws(CatalogError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc, sql) }
+    }
+
+    /// Runs one statement with `values` bound to its `?` parameters; returns the rows changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLiteValue] = []) throws(CatalogError) -> Int {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs one query and maps every row.
+    func query<T>(
+        _ sql: String, _ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(CatalogError) -> T
+    ) throws(CatalogError) -> [T] {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        var rows: [T] = []
+        while try statement.step() { rows.append(try map(SQLiteRow(handle: statement.handle))) }
+        return rows
+    }
+
+    /// The first row of a query, mapped, or nil if there is none.
+    func queryFirst<T>(
+        _ sql: String, _ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(CatalogError) -> T
+    ) throws(CatalogError) -> T? {
+        let statement = try prepare(sql)
+        try statement.bind(values)
+        guard try statement.step() else { return nil }
+        return try map(SQLiteRow(handle: statement.handle))
+    }
+
+    /// The rowid of the last insert on this connection.
+    var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
+    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` (so a busy writer is met at the start,
+    /// after the busy timeout, not half-way) or `BEGIN` for reads; a nested call uses a
+    /// savepoint. Commits when `body` returns, rolls back when it throws, and rethrows.
+    func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
+        let savepoint = "tk_\(depth)"
+        if depth == 0 {
+            try execute(write ? "BEGIN IMMEDIATE" : "BEGIN")
+        } else {
+            try execute("SAVEPOINT \(savepoint)")
+        }
+        depth += 1
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            depth -= 1
+            rollback(savepoint: depth == 0 ? nil : savepoint)
+            throw error
+        }
+        depth -= 1
+        do {
+            try execute(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
+        } catch {
+            rollback(savepoint: depth == 0 ? nil : savepoint)
+            throw error
+        }
+        return result
+    }
+
+    /// Undoes the open transaction (or savepoint). A failure here leaves nothing more to do:
+    /// SQLite has already rolled back when ROLLBACK itself fails.
+    private func rollback(savepoint: String?) {
+        if let savepoint {
+            _ = sqlite3_exec(handle, "ROLLBACK TO \(savepoint); RELEASE \(savepoint)", nil, nil, nil)
+        } else if sqlite3_get_autocommit(handle) == 0 {
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+        }
+    }
+}

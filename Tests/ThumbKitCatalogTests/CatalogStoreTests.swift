@@ -1,0 +1,202 @@
+import CSQLite
+import Foundation
+import Testing
+
+@testable import ThumbKitCatalog
+
+struct CatalogStoreTests {
+    @Test func aNewStoreIsInWALModeWithForeignKeysOnAtTheLatestVersion() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        #expect(try store.journalMode() == "wal")
+        #expect(try store.foreignKeysEnabled())
+        #expect(try store.schemaVersion() == CatalogStore.latestSchemaVersion)
+        #expect(try store.quickCheck().isEmpty)
+    }
+
+    @Test func nothingButTheDatabaseAndItsWALFilesIsWrittenBesideIt() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        try store.write { try $0.addBug(title: "Potato Bug") }
+        let names = try workspace.listing()
+        #expect(names.contains("thumbkit.sqlite"))
+        #expect(
+            names.allSatisfy { ["thumbkit.sqlite", "thumbkit.sqlite-wal", "thumbkit.sqlite-shm"].contains($0) },
+            "\(names)")
+    }
+
+    @Test func aTextFileInPlaceOfTheDatabaseIsReportedAsCorrupt() throws {
+        let workspace = try TestWorkspace()
+        let path = try workspace.write(
+            "thumbkit.sqlite", text: "this is not a database, just some notes\n" + String(repeating: "x", count: 200))
+        let error = catalogError { _ = try workspace.store() }
+        guard case .corrupt(let errorPath, let reason) = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(errorPath == path)
+        #expect(reason.contains("not a database"))
+        #expect(try workspace.listing() == ["thumbkit.sqlite"])
+    }
+
+    @Test func aDamagedDatabaseIsAnErrorNotACrash() throws {
+        let workspace = try TestWorkspace()
+        do {
+            let store = try workspace.store()
+            try store.write { tx in
+                for i in 0..<200 { try tx.addBug(title: "Bug \(i) " + String(repeating: "y", count: 100)) }
+            }
+            try store.write { _ in }
+        }
+        // Keep the header, overwrite the pages after it with garbage.
+        let path = workspace.path("thumbkit.sqlite")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        for i in 4096..<bytes.count { bytes[i] = UInt8(truncatingIfNeeded: i &* 7) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let error = catalogError {
+            let store = try workspace.store()
+            _ = try store.bugs()
+        }
+        guard case .corrupt(_, let reason) = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(!reason.isEmpty)
+    }
+
+    @Test func aMissingFolderIsAnOpenError() throws {
+        let workspace = try TestWorkspace()
+        let error = catalogError { _ = try CatalogStore(path: workspace.path("no/such/folder/db.sqlite")) }
+        guard case .open(_, let reason) = error else {
+            Issue.record("expected open, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("does not exist"))
+    }
+
+    @Test func aWriterBlockedByAnotherConnectionGetsLockedAfterTheBusyTimeout() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(busyTimeout: .milliseconds(150))
+        try store.write { try $0.addBug(title: "Existing") }
+
+        // A second, raw connection holds an exclusive write transaction.
+        var other: OpaquePointer?
+        #expect(sqlite3_open(workspace.path("thumbkit.sqlite"), &other) == SQLITE_OK)
+        defer { sqlite3_close(other) }
+        #expect(
+            sqlite3_exec(other, "BEGIN EXCLUSIVE; INSERT INTO settings VALUES ('k', 'v')", nil, nil, nil) == SQLITE_OK)
+
+        let started = Date()
+        let error = catalogError { try store.write { try $0.addBug(title: "Blocked") } }
+        let waited = Date().timeIntervalSince(started)
+        guard case .locked(let path, _) = error else {
+            Issue.record("expected locked, got \(String(describing: error))")
+            return
+        }
+        #expect(path == workspace.path("thumbkit.sqlite"))
+        #expect(waited >= 0.1)
+        // WAL: reading still works while the other connection writes.
+        #expect(try store.bugs().map(\.title) == ["Existing"])
+
+        #expect(sqlite3_exec(other, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+        try store.write { try $0.addBug(title: "After") }
+        #expect(try store.bugs().map(\.title) == ["Existing", "After"])
+    }
+
+    @Test func twoStoresOnOneFileSeeEachOthersCommits() throws {
+        let workspace = try TestWorkspace()
+        let a = try workspace.store()
+        let b = try workspace.store(busyTimeout: .milliseconds(100))
+        try a.write { try $0.addBug(title: "From A") }
+        #expect(try b.bugs().map(\.title) == ["From A"])
+        let error = catalogError { try a.write { _ in try b.write { try $0.addBug(title: "From B") } } }
+        if case .locked = error {} else { Issue.record("expected locked, got \(String(describing: error))") }
+    }
+
+    @Test func aFailingBlockRollsBackEveryChangeItMade() throws {
+        struct Boom: Error {}
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        #expect(throws: Boom.self) {
+            try store.write { tx in
+                try tx.addBug(title: "One")
+                try tx.addCategory("Soup")
+                throw Boom()
+            }
+        }
+        #expect(try store.bugs().isEmpty)
+        #expect(try store.categories().isEmpty)
+    }
+
+    @Test func aConstraintFailureRollsBackEarlierChangesInTheTransaction() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        let error = catalogError {
+            try store.write { tx in
+                try tx.addBug(title: "Kept only if all goes well")
+                try tx.addFood(categoryID: 999, name: "Orphan", image: nil)
+            }
+        }
+        guard case .constraint(_, let reason) = error else {
+            Issue.record("expected constraint, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("foreign key"))
+        #expect(try store.bugs().isEmpty)
+    }
+
+    @Test func foreignKeysStopDeletingACategoryThatHasFoods() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        try store.write { tx in
+            try tx.addCategory("Chicken")
+            try tx.addFood(category: "Chicken", name: "Marsala", image: nil)
+        }
+        let error = catalogError { try store.write { try $0.deleteCategory(named: "Chicken") } }
+        if case .constraint = error {} else { Issue.record("expected constraint, got \(String(describing: error))") }
+        #expect(try store.categories().map(\.name) == ["Chicken"])
+    }
+
+    @Test func aNestedWriteIsASavepointThatCanFailAlone() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        try store.write { tx in
+            try tx.addBug(title: "Outer")
+            _ = catalogError { try store.write { try $0.addBug(title: "Outer") } }  // duplicate: fails alone
+            try store.write { try $0.addBug(title: "Inner") }
+        }
+        #expect(try store.bugs().map(\.title) == ["Outer", "Inner"])
+    }
+
+    @Test func manyThreadsCanShareOneStore() async throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    for j in 0..<10 { try store.write { try $0.addBug(title: "T\(i)-\(j)") } }
+                    _ = try store.bugs()
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try store.bugs().count == 80)
+    }
+
+    @Test func aDatabaseFromANewerThumbkitIsRefused() throws {
+        let workspace = try TestWorkspace()
+        _ = try workspace.store()
+        var raw: OpaquePointer?
+        #expect(sqlite3_open(workspace.path("thumbkit.sqlite"), &raw) == SQLITE_OK)
+        #expect(sqlite3_exec(raw, "PRAGMA user_version = 99", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close(raw)
+        let error = catalogError { _ = try workspace.store() }
+        guard case .schema(_, let reason) = error else {
+            Issue.record("expected schema, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("99"))
+    }
+}
