@@ -17,10 +17,10 @@ struct DecodingJPEGTests {
     }
 
     @Test(arguments: [
-        (0.01, 1), (0.125, 1), (0.126, 2), (0.25, 2), (0.3, 3), (0.375, 3), (0.5, 4), (0.51, 5),
-        (0.625, 5), (0.7, 6), (0.8, 7), (0.875, 7), (0.9, 8), (1.0, 8), (2.0, 8),
+        (0.01, 1), (0.125, 1), (0.126, 2), (0.25, 2), (0.3, 3), (0.375, 3), (0.5, 4), (0.51, 8),
+        (0.625, 8), (0.7, 8), (0.8, 8), (0.875, 8), (0.9, 8), (1.0, 8), (2.0, 8),
     ])
-    func minimumScalePicksTheSmallestSufficientNumerator(_ minimumScale: Double, _ numerator: Int) {
+    func minimumScalePicksTheSmallestSufficientFastNumerator(_ minimumScale: Double, _ numerator: Int) {
         #expect(ImageDecoders.scaleNumerator(forMinimumScale: minimumScale) == numerator)
     }
 
@@ -30,7 +30,8 @@ struct DecodingJPEGTests {
     ])
     func shrinkOnLoadDecodesAtTheDCTScale(_ numerator: Int, _ width: Int, _ height: Int) throws {
         let data = try Self.gradientJPEG()
-        let image = try ImageDecoders.decode(data, path: "g.jpg", minimumScale: Double(numerator) / 8)
+        let image = try ImageDecoders.JPEG.decode(
+            data, path: "g.jpg", options: DecodeOptions(), scaleNumerator: numerator)
         #expect(image.scaleNumerator == numerator)
         #expect(image.buffer.width == width && image.buffer.height == height)
         #expect(image.header.width == 100 && image.header.height == 60)
@@ -47,7 +48,7 @@ struct DecodingJPEGTests {
         guard TestCorpus.requireCorpus() else { return }
         let path = "jpeg/libjpeg-turbo/testorig.jpg"
         let data = try TestCorpus.bytes(of: path)
-        let image = try ImageDecoders.decode(data, path: path, minimumScale: Double(numerator) / 8)
+        let image = try ImageDecoders.JPEG.decode(data, path: path, options: DecodeOptions(), scaleNumerator: numerator)
         #expect(image.buffer.width == width && image.buffer.height == height)
         #expect(ImageDecoders.scaledLength(227, numerator: numerator) == width)
     }

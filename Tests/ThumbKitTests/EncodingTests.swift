@@ -117,8 +117,8 @@ struct EncodingTests {
         image[1, 0] = RGBA(200, 100, 50, 0)  // transparent: the background
         image[2, 0] = RGBA(255, 0, 0, 128)  // r (255·128 + 10·127)/255 = 132.98 → 133, g 127, b 9.96 → 10
         image[3, 0] = RGBA(1, 0, 0, 1)  // (1·1 + 10·254)/255 = 9.96 → 10
-        let rgb = AlphaFlattening.flattenedRGB(image, onto: RGBA(10, 255, 20, 0))
-        #expect(rgb == [200, 100, 50, 10, 255, 20, 133, 127, 10, 10, 254, 20])
+        let flat = image.flattened(onto: RGBA(10, 255, 20, 0))
+        #expect(flat.pixels == [200, 100, 50, 255, 10, 255, 20, 255, 133, 127, 10, 255, 10, 254, 20, 255])
         #expect(AlphaFlattening.droppingAlpha(image) == [200, 100, 50, 200, 100, 50, 255, 0, 0, 1, 0, 0])
     }
 

@@ -11,17 +11,10 @@ public enum ImageEncoders {
         }
     }
 
-    /// Baseline or progressive JPEG, no metadata. Opaque images go to libjpeg as RGBX straight
-    /// from the buffer; transparent ones are first flattened to RGB.
+    /// Baseline or progressive JPEG, no metadata. Pixels go to libjpeg as RGBX straight from the
+    /// buffer, transparent ones first flattened onto the background.
     static func encodeJPEG(_ image: PixelBuffer, options: EncodeOptions, path: String) throws(EncodeError) -> [UInt8] {
-        if image.hasTransparency {
-            let rgb = AlphaFlattening.flattenedRGB(image, onto: options.background)
-            return try runEncoder(path: path) { out, size, err in
-                rgb.withUnsafeBufferPointer { px in
-                    jpegEncode(px.baseAddress, image, channels: 3, options: options, out, size, err)
-                }
-            }
-        }
+        let image = image.flattened(onto: options.background)
         return try runEncoder(path: path) { out, size, err in
             image.pixels.withUnsafeBufferPointer { px in
                 jpegEncode(px.baseAddress, image, channels: 4, options: options, out, size, err)
