@@ -65,7 +65,14 @@ ensure_packages() {
     [ ${#missing[@]} -eq 0 ] && return 0
     apt_update_once
     log "installing ${missing[*]}"
-    _tk_as_root env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+    # apt's own chatter goes to a log, shown only when the install fails.
+    local apt_log
+    apt_log=$(mktemp)
+    if ! _tk_as_root env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -q --no-install-recommends "${missing[@]}" >"$apt_log" 2>&1; then
+        tail -n 30 "$apt_log" >&2
+        rm -f "$apt_log"
         die "apt-get install ${missing[*]} failed"
+    fi
+    rm -f "$apt_log"
 }
