@@ -80,7 +80,8 @@ struct PSNRTests {
     @Test func differentSizesThrow() {
         let a = PixelBuffer(width: 4, height: 4, fill: .white)
         let b = PixelBuffer(width: 5, height: 4, fill: .white)
-        let expected = ComparisonError.sizeMismatch(first: .init(width: 4, height: 4), second: .init(width: 5, height: 4))
+        let expected = ComparisonError.sizeMismatch(
+            first: .init(width: 4, height: 4), second: .init(width: 5, height: 4))
         #expect(throws: expected) { try ImageComparison.psnr(a, b) }
         #expect(throws: expected) { try ImageComparison.meanAbsoluteDifference(a, b) }
         #expect(throws: expected) { try ImageComparison.compare(a, b) }

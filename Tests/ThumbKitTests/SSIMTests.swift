@@ -90,7 +90,9 @@ struct SSIMTests {
     @Test(arguments: [(7, 7), (8, 7), (7, 12), (13, 9), (31, 20)])
     func matchesAStraightforwardPerWindowImplementation(width: Int, height: Int) throws {
         var rng = SplitMix64(seed: UInt64(width * 1000 + height))
-        let a = qualityTestImage(width: width, height: height) { _, _, _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let a = qualityTestImage(width: width, height: height) { _, _, _ in
+            UInt8(truncatingIfNeeded: rng.next())
+        }
         let b = qualityTestImage(width: width, height: height) { x, y, c in
             let v = Int(a[x, y].channel(c)) + Int(rng.next() % 61) - 30
             return UInt8(min(255, max(0, v)))
@@ -103,7 +105,8 @@ struct SSIMTests {
     @Test func differentSizesThrowAnErrorNamingBoth() {
         let a = PixelBuffer(width: 8, height: 8, fill: .white)
         let b = PixelBuffer(width: 8, height: 9, fill: .white)
-        let expected = ComparisonError.sizeMismatch(first: .init(width: 8, height: 8), second: .init(width: 8, height: 9))
+        let expected = ComparisonError.sizeMismatch(
+            first: .init(width: 8, height: 8), second: .init(width: 8, height: 9))
         #expect(throws: expected) { try ImageComparison.ssim(a, b) }
         #expect(expected.description == "cannot compare images of different sizes: 8x8 and 8x9")
     }
@@ -126,18 +129,22 @@ struct SSIMTests {
 
 // MARK: - Helpers
 
-/// The image pairs behind the pinned scikit-image values (SSIMTests and PSNRTests), 23×17, opaque. Pair 0: a patterned
-/// image and a copy shifted by −10...+10; pair 1: the pattern and (7·v + 50) mod 256;
-/// pair 2: a smooth gradient and a copy with ±15 noise.
+/// The image pairs behind the pinned scikit-image values (SSIMTests and PSNRTests), 23×17,
+/// opaque. Pair 0: a patterned image and a copy shifted by −10...+10; pair 1: the pattern and
+/// (7·v + 50) mod 256; pair 2: a smooth gradient and a copy with ±15 noise.
 func qualityReferencePair(_ pair: Int) -> (PixelBuffer, PixelBuffer) {
-    let pattern: (Int, Int, Int) -> Int = { x, y, c in (x * x * 3 + y * 7 + c * 40 + (x * y * 13) % 29) % 256 }
+    let pattern: (Int, Int, Int) -> Int = { x, y, c in
+        (x * x * 3 + y * 7 + c * 40 + (x * y * 13) % 29) % 256
+    }
     let gradient: (Int, Int, Int) -> Int = { x, y, c in x * 6 + y * 4 + c * 20 }
     let clamp: (Int) -> UInt8 = { UInt8(min(255, max(0, $0))) }
     switch pair {
     case 0:
         return (
             qualityTestImage(width: 23, height: 17) { x, y, c in UInt8(pattern(x, y, c)) },
-            qualityTestImage(width: 23, height: 17) { x, y, c in clamp(pattern(x, y, c) + (x * 5 + y * 11 + c * 3) % 21 - 10) }
+            qualityTestImage(width: 23, height: 17) { x, y, c in
+                clamp(pattern(x, y, c) + (x * 5 + y * 11 + c * 3) % 21 - 10)
+            }
         )
     case 1:
         return (
@@ -147,7 +154,9 @@ func qualityReferencePair(_ pair: Int) -> (PixelBuffer, PixelBuffer) {
     default:
         return (
             qualityTestImage(width: 23, height: 17) { x, y, c in UInt8(gradient(x, y, c)) },
-            qualityTestImage(width: 23, height: 17) { x, y, c in clamp(gradient(x, y, c) + ((x * 7 + y * 13 + c * 5) % 11 - 5) * 3) }
+            qualityTestImage(width: 23, height: 17) { x, y, c in
+                clamp(gradient(x, y, c) + ((x * 7 + y * 13 + c * 5) % 11 - 5) * 3)
+            }
         )
     }
 }

@@ -30,7 +30,9 @@ extension ImageComparison {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             ssim = try container.decode(Double.self, forKey: .ssim)
             // A present `null` is +infinity; a missing key is an error, not "identical".
-            psnr = try container.decodeNil(forKey: .psnr) ? .infinity : container.decode(Double.self, forKey: .psnr)
+            psnr =
+                try container.decodeNil(forKey: .psnr)
+                ? .infinity : container.decode(Double.self, forKey: .psnr)
         }
 
         public func encode(to encoder: any Encoder) throws {

@@ -61,7 +61,8 @@ public enum ComparisonError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .sizeMismatch(let a, let b):
-            return "cannot compare images of different sizes: \(a.width)x\(a.height) and \(b.width)x\(b.height)"
+            return "cannot compare images of different sizes: "
+                + "\(a.width)x\(a.height) and \(b.width)x\(b.height)"
         case .tooSmallForSSIM(let s):
             return "ssim needs images of at least 7x7 pixels, got \(s.width)x\(s.height)"
         }

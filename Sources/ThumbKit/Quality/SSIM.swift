@@ -56,9 +56,9 @@ extension ImageComparison {
         precondition(x.count == width * height && y.count == width * height, "SSIM plane size mismatch.")
 
         // With A = Σx, B = Σy, Sxx = Σx², Syy = Σy², Sxy = Σxy over a window of N samples:
-        //   (2μaμb + C1) / (μa² + μb² + C1)   = (2AB + c1) / (A² + B² + c1),          c1 = C1·N²
-        //   (2σab + C2) / (σa² + σb² + C2)     = (2(N·Sxy − AB) + c2)
-        //                                       / (N·Sxx − A² + N·Syy − B² + c2),      c2 = C2·N(N − 1)
+        //   (2μaμb + C1) / (μa² + μb² + C1) = (2AB + c1) / (A² + B² + c1),  c1 = C1·N²
+        //   (2σab + C2) / (σa² + σb² + C2)   = (2(N·Sxy − AB) + c2)
+        //                                      / (N·Sxx − A² + N·Syy − B² + c2),  c2 = C2·N(N − 1)
         // so every term but c1 and c2 is an exact integer.
         let n = win * win
         let c1 = (0.01 * 255) * (0.01 * 255) * Double(n * n)
@@ -68,7 +68,8 @@ extension ImageComparison {
         var columns = [Int](repeating: 0, count: 5 * width)
         return columns.withUnsafeMutableBufferPointer { colBuffer -> Double in
             let col = colBuffer.baseAddress!
-            let sx = col, sy = col + width, sxx = col + 2 * width, syy = col + 3 * width, sxy = col + 4 * width
+            let sx = col, sy = col + width, sxx = col + 2 * width
+            let syy = col + 3 * width, sxy = col + 4 * width
             let px = x.baseAddress!, py = y.baseAddress!
 
             // Adds row `add` to the column sums and, when `remove` >= 0, takes row `remove` out.
@@ -103,7 +104,8 @@ extension ImageComparison {
                 while true {
                     let prodAB = a * b
                     let numerator = (Double(2 * prodAB) + c1) * (Double(2 * (n * ab - prodAB)) + c2)
-                    let denominator = (Double(a * a + b * b) + c1) * (Double(n * aa - a * a + n * bb - b * b) + c2)
+                    let denominator =
+                        (Double(a * a + b * b) + c1) * (Double(n * aa - a * a + n * bb - b * b) + c2)
                     rowTotal += numerator / denominator
                     let right = left + win
                     if right == width { break }

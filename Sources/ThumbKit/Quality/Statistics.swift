@@ -37,8 +37,8 @@ public enum Statistics {
     /// `quantile` and Excel's `PERCENTILE.INC`.
     ///
     /// With the values sorted as x₀ ≤ … ≤ xₙ₋₁ and h = (n − 1)·p / 100, the result is
-    /// x⌊h⌋ + (h − ⌊h⌋)·(x⌊h⌋₊₁ − x⌊h⌋). So p = 0 gives the minimum, p = 100 the maximum, and
-    /// p = 50 the median (the mean of the middle two for an even count).
+    /// x⌊h⌋ + (h − ⌊h⌋)·(x⌊h⌋₊₁ − x⌊h⌋). So p = 0 gives the minimum, p = 100 the
+    /// maximum, and p = 50 the median (the mean of the middle two for an even count).
     ///
     /// - Returns: `nil` when `values` is empty.
     /// - Precondition: `p` is in 0...100 and no value is NaN.
