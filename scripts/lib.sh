@@ -76,3 +76,10 @@ ensure_packages() {
     fi
     rm -f "$apt_log"
 }
+
+# Debian packages the Swift package needs to build (C libraries and their headers).
+# shellcheck disable=SC2034
+BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev pkg-config"
+# Extra packages the test suite uses: vipsthumbnail as the quality peer.
+# shellcheck disable=SC2034
+TEST_PACKAGES="libvips-tools"
