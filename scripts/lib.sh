@@ -79,7 +79,7 @@ ensure_packages() {
 
 # Debian packages the Swift package needs to build (C libraries and their headers).
 # shellcheck disable=SC2034
-BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev pkg-config"
+BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev pkg-config"
 # Extra packages the test suite uses: vipsthumbnail as the quality peer.
 # shellcheck disable=SC2034
 TEST_PACKAGES="libvips-tools"

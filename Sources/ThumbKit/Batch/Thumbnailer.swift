@@ -1,5 +1,5 @@
 /// Makes thumbnails from encoded bytes: header, shrink-on-load decode (once), then one resize
-/// per scale factor, with the EXIF orientation applied to each small result.
+/// per variant, with the EXIF orientation applied to each small result.
 public enum Thumbnailer {
     /// Decodes `data` once and makes every scale of `request`.
     ///
@@ -8,24 +8,46 @@ public enum Thumbnailer {
     public static func make(
         from data: [UInt8], path: String, request: ThumbnailRequest, threads: Int = 1
     ) throws(DecodeError) -> ThumbnailSet {
+        let variants = request.scales.map { request.resize.scaled(by: $0) }
+        let rendered = try render(
+            data, path: path, variants: variants, decode: request.decode,
+            shrinkOnLoadMargin: request.shrinkOnLoadMargin, threads: threads)
+        return ThumbnailSet(
+            header: rendered.header, images: Array(zip(request.scales, rendered.images)),
+            warnings: rendered.warnings, scaleNumerator: rendered.scaleNumerator)
+    }
+
+    /// The result of `render`: one image per variant, in order.
+    public struct Rendered: Sendable {
+        public var header: ImageHeader
+        public var images: [PixelBuffer]
+        public var warnings: [String]
+        public var scaleNumerator: Int
+    }
+
+    /// Decodes `data` once, at the smallest JPEG DCT scale that still serves the most demanding
+    /// variant with `shrinkOnLoadMargin` times its resolution, and resizes it for each variant
+    /// (for example a list thumbnail at @1x, @2x, @3x and a detail image, from one decode).
+    public static func render(
+        _ data: [UInt8], path: String, variants: [ResizeOptions], decode: DecodeOptions = DecodeOptions(),
+        shrinkOnLoadMargin: Double = 2, threads: Int = 1
+    ) throws(DecodeError) -> Rendered {
+        precondition(!variants.isEmpty, "Render at least one variant.")
         let header = try ImageDecoders.readHeader(data, path: path)
-        try request.decode.limits.check(width: header.width, height: header.height, path: path)
-        let orientation = request.decode.autoRotate ? header.orientation : .up
-        let largest = request.scales.max() ?? 1
-        let biggest = ImageProcessors.Resize(request.resize.scaled(by: largest))
-        let minimumScale = biggest.minimumLoadScale(
-            originalWidth: header.width, originalHeight: header.height,
-            orientation: orientation, margin: request.shrinkOnLoadMargin)
-        let decoded = try ImageDecoders.decode(data, path: path, options: request.decode, minimumScale: minimumScale)
-        var images: [(scale: Int, image: PixelBuffer)] = []
-        for scale in request.scales {
-            let resize = ImageProcessors.Resize(request.resize.scaled(by: scale))
-            let image = resize.process(
+        try decode.limits.check(width: header.width, height: header.height, path: path)
+        let orientation = decode.autoRotate ? header.orientation : .up
+        let minimumScale = variants.map {
+            ImageProcessors.Resize($0).minimumLoadScale(
+                originalWidth: header.width, originalHeight: header.height,
+                orientation: orientation, margin: shrinkOnLoadMargin)
+        }.max()!
+        let decoded = try ImageDecoders.decode(data, path: path, options: decode, minimumScale: minimumScale)
+        let images = variants.map {
+            ImageProcessors.Resize($0).process(
                 decoded.buffer, originalWidth: header.width, originalHeight: header.height,
                 loadScale: decoded.loadScale, orientation: orientation, threads: threads)
-            images.append((scale, image))
         }
-        return ThumbnailSet(
+        return Rendered(
             header: decoded.header, images: images, warnings: decoded.warnings,
             scaleNumerator: decoded.scaleNumerator)
     }
