@@ -8,26 +8,11 @@ public enum ExifReader {
     /// The orientation in the first APP1 "Exif" segment before the first scan; `nil` when there is
     /// none, it is malformed, or its value is not 1...8.
     public static func orientation(inJPEG bytes: [UInt8]) -> ExifOrientation? {
-        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
-        var i = 2
-        while i + 1 < bytes.count {
-            guard bytes[i] == 0xFF else { return nil }  // lost sync: stop looking
-            var marker = bytes[i + 1]
-            i += 2
-            while marker == 0xFF, i < bytes.count {  // fill bytes before a marker
-                marker = bytes[i]
-                i += 1
+        for segment in JPEGSegments(bytes) {
+            if segment.marker == 0xDA { return nil }  // scan data: no more metadata
+            if segment.marker == 0xE1, segment.payload.starts(with: exifIdentifier) {
+                if let found = orientation(inTIFF: segment.payload.dropFirst(exifIdentifier.count)) { return found }
             }
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }  // no length
-            if marker == 0xDA || marker == 0xD9 { return nil }  // scan data or end: no more metadata
-            guard i + 2 <= bytes.count else { return nil }
-            let length = Int(bytes[i]) << 8 | Int(bytes[i + 1])
-            guard length >= 2, length <= bytes.count - i else { return nil }
-            let segment = bytes[(i + 2)..<(i + length)]
-            if marker == 0xE1, segment.starts(with: exifIdentifier) {
-                if let found = orientation(inTIFF: segment.dropFirst(exifIdentifier.count)) { return found }
-            }
-            i += length
         }
         return nil
     }
