@@ -33,10 +33,16 @@ extension ImageProcessors {
             let stored = Self.storedOptions(options, orientation: orientation)
             let geometry = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
             let rect = geometry.sourceRect.scaled(by: loadScale)
-            var out = Resampler.resample(
+            let out = Resampler.resample(
                 image, rect: rect, width: geometry.outputWidth, height: geometry.outputHeight,
                 kernel: options.kernel, linearLight: options.linearLight, threads: threads)
-            out = out.applying(orientation)
+            return finishing(out, orientation: orientation)
+        }
+
+        /// Turns a resampled (stored-orientation) image upright and, for `pad`, centres it on
+        /// the box.
+        func finishing(_ resampled: PixelBuffer, orientation: ExifOrientation) -> PixelBuffer {
+            var out = resampled.applying(orientation)
             if options.mode == .pad {
                 let canvasW = max(options.width, out.width)
                 let canvasH = max(options.height, out.height)
