@@ -81,14 +81,22 @@ final class ColorTransformCache: Sendable {
                 chain.insert(link, at: 0)
             }
             defer { if let link { cmsCloseProfile(link) } }
-            let flags: UInt32 = key.blackPointCompensation ? UInt32(cmsFLAGS_BLACKPOINTCOMPENSATION) : 0
+            var flags: UInt32 = key.blackPointCompensation ? UInt32(cmsFLAGS_BLACKPOINTCOMPENSATION) : 0
+            let gray = key.layout == .grayInRGBA
+            if gray { flags |= UInt32(cmsFLAGS_NOOPTIMIZE) }  // full precision: only 256 values
             let handle = chain.withUnsafeMutableBufferPointer {
                 cmsCreateMultiprofileTransformTHR(
                     ctx, $0.baseAddress, UInt32($0.count), key.layout.lcmsFormat, LittleCMS.rgba8,
                     key.intent.lcmsValue, flags)
             }
             guard let handle else { return nil }
-            let transform = ColorTransform(handle: handle, layout: key.layout)
+            let transform: ColorTransform
+            if gray {
+                transform = ColorTransform(grayThrough: handle)
+                cmsDeleteTransform(handle)
+            } else {
+                transform = ColorTransform(handle: handle, layout: key.layout)
+            }
             return isIdentity(transform) ? .identity : .transform(transform)
         }
         if let result { return result }
