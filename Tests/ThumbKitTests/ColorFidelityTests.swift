@@ -27,7 +27,9 @@ struct ColorFidelityTests {
     }
 
     @Test(arguments: spaces, [ImageFormat.jpeg, .png])
-    func profiledPhotoThumbnailsLikeLittleCMSsOwnConversion(_ space: ColorFixtures.Space, _ format: ImageFormat) throws {
+    func profiledPhotoThumbnailsLikeLittleCMSsOwnConversion(
+        _ space: ColorFixtures.Space, _ format: ImageFormat
+    ) throws {
         guard TestCorpus.requireCorpus() else { return }
         // Given the photo in `space`, saved with that profile embedded.
         let photo = try ColorFixtures.photo()
@@ -58,7 +60,10 @@ struct ColorFidelityTests {
         // Then they match, and ignoring the profile would not.
         let managedDifference = try ColorDifference.summary(reference, managed)
         let ignored = try ColorDifference.summary(reference, try Self.thumbnail(try file(embedding: nil)))
-        print("\(space) \(format): ΔE00 mean \(managedDifference.mean), p95 \(managedDifference.p95); untagged mean \(ignored.mean)")
+        print(
+            "\(space) \(format): ΔE00 mean \(managedDifference.mean), p95 \(managedDifference.p95);"
+                + " untagged mean \(ignored.mean)"
+        )
         #expect(managedDifference.mean <= 1.5)
         #expect(managedDifference.p95 <= 6)
         #expect(ignored.mean > managedDifference.mean + 1)

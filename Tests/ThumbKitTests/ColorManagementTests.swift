@@ -1,3 +1,4 @@
+import CLCMS2
 import Foundation
 import Testing
 import ThumbKitTestSupport
@@ -31,7 +32,8 @@ struct ColorManagementTests {
         #expect(untagged.colorProfile == nil && untagged.colorWarnings.isEmpty)
         // An sRGB profile changes nothing either: it is recognised as an identity and skipped.
         let srgbTagged = try Self.decode(
-            ColorFixtures.insertingAPP2(ColorFixtures.iccChunks(ColorFixtures.save(cmsSRGB()), count: 1), into: Self.jpeg(icc: nil)))
+            ColorFixtures.insertingAPP2(
+                ColorFixtures.iccChunks(ColorFixtures.save(cmsSRGB()), count: 1), into: Self.jpeg(icc: nil)))
         #expect(srgbTagged.buffer == untagged.buffer && srgbTagged.colorWarnings.isEmpty)
     }
 
@@ -70,7 +72,8 @@ struct ColorManagementTests {
         let plain = Self.jpeg(icc: nil)
         let broken = try Self.decode(ColorFixtures.insertingAPP2(picked.map { chunks[$0] }, into: plain))
         #expect(broken.colorWarnings.count == 1)
-        #expect(broken.colorWarnings.first?.hasPrefix("embedded ICC profile ignored (image treated as sRGB): APP2") == true)
+        #expect(
+            broken.colorWarnings.first?.hasPrefix("embedded ICC profile ignored (image treated as sRGB): APP2") == true)
         #expect(broken.buffer == (try Self.decode(plain)).buffer)
     }
 
@@ -85,7 +88,8 @@ struct ColorManagementTests {
         #expect(decoded.colorWarnings.count == 1 && decoded.colorProfile == nil)
         #expect(decoded.buffer == (try Self.decode(plain)).buffer)
         // The thumbnailer reports it among its warnings.
-        let set = try Thumbnailer.make(from: data, path: "junk.jpg", request: ThumbnailRequest(resize: ResizeOptions(width: 8, height: 8)))
+        let set = try Thumbnailer.make(
+            from: data, path: "junk.jpg", request: ThumbnailRequest(resize: ResizeOptions(width: 8, height: 8)))
         #expect(set.warnings.contains { $0.hasPrefix("embedded ICC profile ignored") })
     }
 
@@ -98,7 +102,8 @@ struct ColorManagementTests {
 
     @Test func grayJPEGWithALinearGrayProfileComesOutOnTheSRGBCurve() throws {
         let ramp = (0..<256).map { UInt8($0) }
-        let decoded = try Self.decode(ColorFixtures.grayJPEG(ramp, width: 256, height: 1, icc: ColorFixtures.grayICC(gamma: 1)))
+        let decoded = try Self.decode(
+            ColorFixtures.grayJPEG(ramp, width: 256, height: 1, icc: ColorFixtures.grayICC(gamma: 1)))
         let stored = try Self.decode(ColorFixtures.grayJPEG(ramp, width: 256, height: 1, icc: nil))
         #expect(decoded.colorWarnings.isEmpty)
         for x in 0..<256 {
@@ -117,17 +122,23 @@ struct ColorManagementTests {
         let icc = ColorProfile(iccData: ColorFixtures.icc(ColorFixtures.displayP3))
         let png = try ImageEncoders.encode(image, options: EncodeOptions(format: .png), profile: icc)
         let decoded = try Self.decode(png)
-        #expect(decoded.buffer.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == image.pixels[$0.offset] })
+        #expect(
+            decoded.buffer.pixels.enumerated().allSatisfy {
+                $0.offset % 4 != 3 || $0.element == image.pixels[$0.offset]
+            })
         #expect(decoded.buffer != image)  // the colours did move
     }
 
     @Test func transformIsBuiltOncePerProfileIntentAndCompensation() {
         let cache = ColorTransformCache()
         let profile = ColorProfile(iccData: ColorFixtures.icc(ColorFixtures.adobeRGB))
-        let key = ColorTransformCache.Key(profile: profile, layout: .rgba, intent: .relative, blackPointCompensation: false)
+        let key = ColorTransformCache.Key(
+            profile: profile, layout: .rgba, intent: .relative, blackPointCompensation: false)
         guard case .transform(let first) = cache.prepared(for: key),
-            case .transform(let second) = cache.prepared(for: ColorTransformCache.Key(
-                profile: ColorProfile(iccData: profile.data), layout: .rgba, intent: .relative, blackPointCompensation: false))
+            case .transform(let second) = cache.prepared(
+                for: ColorTransformCache.Key(
+                    profile: ColorProfile(iccData: profile.data), layout: .rgba, intent: .relative,
+                    blackPointCompensation: false))
         else {
             Issue.record("Adobe RGB should need a transform")
             return
@@ -172,7 +183,8 @@ struct ColorManagementTests {
         #expect(kept.colorProfile?.data == icc)
         #expect(kept.buffer == (try Self.decode(Self.jpeg(icc: nil))).buffer)
         for format in ImageFormat.allCases {
-            let out = try ImageEncoders.encode(kept.buffer, options: EncodeOptions(format: format), profile: kept.colorProfile)
+            let out = try ImageEncoders.encode(
+                kept.buffer, options: EncodeOptions(format: format), profile: kept.colorProfile)
             let source: SourceColor = format == .png ? .png(out) : .jpeg(out)
             #expect(source.profile?.data == icc, "\(format)")
         }
@@ -223,8 +235,6 @@ struct ColorManagementTests {
         }
     }
 }
-
-import CLCMS2
 
 /// lcms's built-in sRGB profile, for tagging test files.
 private func cmsSRGB() -> cmsHPROFILE { cmsCreate_sRGBProfile()! }

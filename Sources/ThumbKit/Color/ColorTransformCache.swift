@@ -106,7 +106,7 @@ final class ColorTransformCache: Sendable {
     /// Why `profile` cannot describe pixels in `layout`, or nil when it can.
     private static func misfit(_ profile: cmsHPROFILE, layout: SourceLayout) -> String? {
         let deviceClass = cmsGetDeviceClass(profile)
-        if deviceClass == cmsSigLinkClass || deviceClass == cmsSigAbstractClass || deviceClass == cmsSigNamedColorClass {
+        if [cmsSigLinkClass, cmsSigAbstractClass, cmsSigNamedColorClass].contains(deviceClass) {
             return "the profile is a device link, abstract or named-colour profile, not an image profile"
         }
         let space = cmsGetColorSpace(profile)

@@ -60,8 +60,10 @@ final class LittleCMS: Sendable {
     /// An RGB matrix/TRC profile from CIE xy chromaticities and a pure power-law tone curve
     /// (`encoded = linear^(1/exponent)`), serialised to ICC bytes; nil if lcms refuses the
     /// primaries (they must form a proper triangle around the white point).
-    func rgbProfile(white: (x: Double, y: Double), red: (x: Double, y: Double), green: (x: Double, y: Double),
-                    blue: (x: Double, y: Double), exponent: Double) -> [UInt8]? {
+    func rgbProfile(
+        white: (x: Double, y: Double), red: (x: Double, y: Double), green: (x: Double, y: Double),
+        blue: (x: Double, y: Double), exponent: Double
+    ) -> [UInt8]? {
         let (bytes, _) = withErrors { ctx -> [UInt8]? in
             var wp = cmsCIExyY(x: white.x, y: white.y, Y: 1)
             var primaries = cmsCIExyYTRIPLE(
@@ -70,7 +72,10 @@ final class LittleCMS: Sendable {
             guard let curve = cmsBuildGamma(ctx, exponent) else { return nil }
             defer { cmsFreeToneCurve(curve) }
             var curves: [OpaquePointer?] = [curve, curve, curve]
-            guard let profile = curves.withUnsafeMutableBufferPointer({ cmsCreateRGBProfileTHR(ctx, &wp, &primaries, $0.baseAddress) })
+            guard
+                let profile = curves.withUnsafeMutableBufferPointer({
+                    cmsCreateRGBProfileTHR(ctx, &wp, &primaries, $0.baseAddress)
+                })
             else { return nil }
             defer { cmsCloseProfile(profile) }
             return Self.serialise(profile)

@@ -19,7 +19,9 @@ extension SourceColor {
         var icc: UnsafeMutablePointer<UInt8>? = nil
         var iccSize = 0
         var err = CodecMessage.buffer()
-        let rc = data.withUnsafeBufferPointer { tk_png_read_color($0.baseAddress, $0.count, &raw, &icc, &iccSize, &err) }
+        let rc = data.withUnsafeBufferPointer {
+            tk_png_read_color($0.baseAddress, $0.count, &raw, &icc, &iccSize, &err)
+        }
         defer { tk_free(icc) }
         // A file whose header cannot be read fails in the decoder, with the decoder's message.
         guard rc == 0 else { return .srgb }
@@ -44,7 +46,9 @@ extension SourceColor {
             return .srgb
         }
         guard let built else {
-            return SourceColor(warnings: ["PNG cHRM/gAMA chunks ignored (image treated as sRGB): Little CMS refused them"])
+            return SourceColor(warnings: [
+                "PNG cHRM/gAMA chunks ignored (image treated as sRGB): Little CMS refused them"
+            ])
         }
         return SourceColor(profile: ColorProfile(iccData: built))
     }
