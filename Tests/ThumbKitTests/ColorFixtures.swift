@@ -145,6 +145,28 @@ enum ColorFixtures {
         return [UInt8](UnsafeBufferPointer(start: out, count: size))
     }
 
+    /// An RGBA PNG with an iCCP chunk holding `icc` and, when given, a gAMA chunk (gamma × 100000).
+    static func png(_ image: PixelBuffer, icc: [UInt8], gamma: UInt32?) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var err = [CChar](repeating: 0, count: Int(TK_ERR_LEN))
+        var color = tk_png_color()
+        if let gamma {
+            color.has_gamma = 1
+            color.gamma = gamma
+        }
+        let rc = image.pixels.withUnsafeBufferPointer { px in
+            icc.withUnsafeBufferPointer { ic in
+                tk_png_encode_color(
+                    px.baseAddress, UInt32(image.width), UInt32(image.height), 4, 6, &color, ic.baseAddress,
+                    icc.count, &out, &size, &err)
+            }
+        }
+        precondition(rc == 0, "test PNG encode failed")
+        defer { tk_free(out) }
+        return [UInt8](UnsafeBufferPointer(start: out, count: size))
+    }
+
     /// A one-channel gray JPEG, untagged or with `icc`.
     static func grayJPEG(_ gray: [UInt8], width: Int, height: Int, icc: [UInt8]?) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>? = nil

@@ -116,6 +116,26 @@ struct ColorManagementTests {
         #expect(decoded.buffer[64, 0].g > 130)  // linear 0.25 is sRGB 137: far from 64
     }
 
+    @Test func iccProfileStillAppliesToStoredValuesWhenTheFileAlsoHasASignificantGAMA() throws {
+        // ProPhoto's own curve is gamma 1.8, and a writer may say so in gAMA too. libpng then
+        // corrects 1.8 to 2.2 before the profile sees the pixels; ThumbKit undoes that first.
+        var image = Self.gradient
+        for x in 0..<image.width { image[x, 0] = .transparent }  // a translucent row does not matter
+        let icc = ColorFixtures.icc(ColorFixtures.proPhoto)
+        let file = ColorFixtures.png(image, icc: icc, gamma: 55_556)
+        #expect(abs(SourceColor.png(file).preExponent - 0.55556 * 2.2) < 1e-9)
+        // The stored values come back (to within the step libpng's 8-bit output leaves).
+        let kept = try Self.decode(file, options: ColorOptions(keepProfile: true))
+        #expect(kept.colorProfile?.data == icc)
+        #expect(try ImageComparison.maximumAbsoluteDifference(kept.buffer, image) <= 1)
+        // And the conversion is the one the file without gAMA gets.
+        let withGamma = try Self.decode(file)
+        let withoutGamma = try Self.decode(ColorFixtures.png(image, icc: icc, gamma: nil))
+        #expect(withGamma.colorWarnings.isEmpty)
+        #expect(try ImageComparison.meanAbsoluteDifference(withGamma.buffer, withoutGamma.buffer) < 0.5)
+        #expect(withoutGamma.buffer != image)
+    }
+
     @Test func alphaIsLeftAsItIs() throws {
         var image = Self.gradient
         for y in 0..<image.height { for x in 0..<image.width { image[x, y].a = UInt8((x * 4 + y) % 256) } }

@@ -38,6 +38,20 @@ struct PNGGammaTests {
         #expect(worst <= (path.contains("n0g16") ? 3 : 1), "\(path): off by \(worst)")
     }
 
+    @Test func untaggedSixteenBitPNGIsSRGBNotLinearLight() throws {
+        guard TestCorpus.requireCorpus() else { return }
+        // basn0g16 says gAMA 1.0 (linear); without that chunk it is an untagged 16-bit file,
+        // which browsers show as sRGB (libpng's simplified API alone would take it as linear).
+        let data = try TestCorpus.bytes(of: "pngsuite/basn0g16.png")
+        let linear = try ImageDecoders.decode(data, path: "linear").buffer
+        let untagged = try ImageDecoders.decode(ColorFixtures.removingGAMA(data), path: "untagged").buffer
+        #expect(untagged != linear)
+        for i in stride(from: 0, to: untagged.pixels.count, by: 4) {
+            let expected = ColorTransfer.linearToSRGB(Double(untagged.pixels[i]) / 255) * 255
+            #expect(abs(Double(linear.pixels[i]) - expected) <= 3)
+        }
+    }
+
     @Test func keptProfileOfAGammaFileDescribesLibpngsOutput() throws {
         guard TestCorpus.requireCorpus() else { return }
         // g10 (linear): libpng outputs linear^(1/2.2); the kept profile says exactly that.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Converts decoded pixels from their source profile to sRGB with Little CMS, in place.
 ///
 /// Untagged images are sRGB and left alone; so are images whose profile is sRGB in all but
@@ -45,18 +47,34 @@ enum ColorManagement {
             let layout: SourceLayout = kind == .gray && profile.colorSpaceSignature == "GRAY" ? .grayInRGBA : .rgba
             let key = ColorTransformCache.Key(
                 profile: profile, layout: layout, intent: options.intent,
-                blackPointCompensation: options.blackPointCompensation, preExponent: source.preExponent)
+                blackPointCompensation: options.blackPointCompensation)
             let prepared = cache.prepared(for: key)
             if case .unusable(let reason) = prepared {
                 warnings.append(SourceColor.ignored(reason))
                 return Outcome(profile: nil, warnings: warnings)
             }
-            // Only an RGB profile over pixels as stored can go into an (RGB) output file.
-            if options.keepProfile, layout == .rgba, source.preExponent == 1 {
+            if source.preExponent != 1 { raiseColours(&pixels, toPower: source.preExponent) }
+            // Only an RGB profile can go into an (RGB) output file.
+            if options.keepProfile, layout == .rgba {
                 return Outcome(profile: profile, warnings: warnings)
             }
             if case .transform(let transform) = prepared { transform.apply(&pixels) }
             return Outcome(profile: nil, warnings: warnings)
+        }
+    }
+
+    /// Raises R, G and B (not alpha) to `exponent` through a 256-entry table. Done on the 8-bit
+    /// values rather than as a curve inside the lcms transform: a curve in front of the profile
+    /// stops lcms from using its exact matrix-shaper path, and its sampled grid was off by up to
+    /// twenty levels where colours clip.
+    static func raiseColours(_ pixels: inout [UInt8], toPower exponent: Double) {
+        let table = (0..<256).map { UInt8((pow(Double($0) / 255, exponent) * 255).rounded()) }
+        var i = 0
+        while i < pixels.count {
+            pixels[i] = table[Int(pixels[i])]
+            pixels[i + 1] = table[Int(pixels[i + 1])]
+            pixels[i + 2] = table[Int(pixels[i + 2])]
+            i += 4
         }
     }
 }

@@ -2,7 +2,7 @@ import CLCMS2
 import Synchronization
 
 /// Built Little CMS transforms to sRGB, one per (profile, layout, intent, black-point
-/// compensation, pre-curve), so a batch of files from one camera parses its profile and builds
+/// compensation), so a batch of files from one camera parses its profile and builds
 /// its transform once. Also remembers profiles that are sRGB in all but name (`.identity`) and
 /// profiles lcms refused (`.unusable`), so neither is worked out again.
 ///
@@ -18,9 +18,6 @@ final class ColorTransformCache: Sendable {
         var layout: SourceLayout
         var intent: RenderingIntent
         var blackPointCompensation: Bool
-        /// The decoder raised the stored values to 1/`preExponent` (libpng applying a PNG's gAMA
-        /// before its iCCP profile could be used); 1 means the pixels are as stored.
-        var preExponent: Double = 1
     }
 
     /// What a key leads to.
@@ -68,27 +65,11 @@ final class ColorTransformCache: Sendable {
             if let misfit = misfit(source, layout: key.layout) { return .unusable(misfit) }
             guard let srgb = cmsCreate_sRGBProfileTHR(ctx) else { return nil }
             defer { cmsCloseProfile(srgb) }
-            var chain: [cmsHPROFILE?] = [source, srgb]
-            var link: cmsHPROFILE?
-            if key.preExponent != 1 {
-                guard let curve = cmsBuildGamma(ctx, key.preExponent) else { return nil }
-                defer { cmsFreeToneCurve(curve) }
-                var curves: [OpaquePointer?] = [curve, curve, curve]
-                link = curves.withUnsafeMutableBufferPointer {
-                    cmsCreateLinearizationDeviceLinkTHR(ctx, cmsSigRgbData, $0.baseAddress)
-                }
-                guard link != nil else { return nil }
-                chain.insert(link, at: 0)
-            }
-            defer { if let link { cmsCloseProfile(link) } }
             var flags: UInt32 = key.blackPointCompensation ? UInt32(cmsFLAGS_BLACKPOINTCOMPENSATION) : 0
             let gray = key.layout == .grayInRGBA
             if gray { flags |= UInt32(cmsFLAGS_NOOPTIMIZE) }  // full precision: only 256 values
-            let handle = chain.withUnsafeMutableBufferPointer {
-                cmsCreateMultiprofileTransformTHR(
-                    ctx, $0.baseAddress, UInt32($0.count), key.layout.lcmsFormat, LittleCMS.rgba8,
-                    key.intent.lcmsValue, flags)
-            }
+            let handle = cmsCreateTransformTHR(
+                ctx, source, key.layout.lcmsFormat, srgb, LittleCMS.rgba8, key.intent.lcmsValue, flags)
             guard let handle else { return nil }
             let transform: ColorTransform
             if gray {

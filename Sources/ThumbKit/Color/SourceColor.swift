@@ -3,8 +3,9 @@
 struct SourceColor: Sendable, Hashable {
     /// The profile the decoded pixels are in; nil means sRGB (untagged images are sRGB).
     var profile: ColorProfile?
-    /// The decoder raised the stored values to 1/`preExponent` before the profile could apply
-    /// (see `ColorTransformCache.Key.preExponent`); 1 when the pixels are as stored.
+    /// The decoder raised the stored values to the power 1/`preExponent` before the profile
+    /// could apply (libpng correcting a PNG's gAMA although it also has an iCCP profile); the
+    /// stored values come back as decoded^`preExponent`. 1 when the pixels are as stored.
     var preExponent: Double = 1
     /// Problems met while reading the profile (the image is then treated as untagged).
     var warnings: [String] = []
