@@ -27,6 +27,17 @@ struct ColorManagementTests {
         try ImageDecoders.decode(data, path: "test", options: DecodeOptions(color: options))
     }
 
+    // The identifier keys anything made from decoded pixels: pinned, a change bumps v1.
+    @Test(arguments: [
+        (ColorOptions(), "color/v1?intent=relative,bpc=0,keep=0"),
+        (ColorOptions(intent: .perceptual, blackPointCompensation: true), "color/v1?intent=perceptual,bpc=1,keep=0"),
+        (ColorOptions(intent: .absolute, keepProfile: true), "color/v1?intent=absolute,bpc=0,keep=1"),
+        (ColorOptions(intent: .saturation), "color/v1?intent=saturation,bpc=0,keep=0"),
+    ])
+    func colorOptionsIdentifierNamesEveryOption(_ options: ColorOptions, _ identifier: String) {
+        #expect(options.identifier == identifier)
+    }
+
     @Test func untaggedImageIsTakenAsSRGBAndLeftAlone() throws {
         let untagged = try Self.decode(Self.jpeg(icc: nil))
         #expect(untagged.colorProfile == nil && untagged.colorWarnings.isEmpty)
