@@ -237,11 +237,20 @@ static void tk_jpeg_dest_term(j_compress_ptr cinfo) {
 int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                    int quality, int subsampling_444, int progressive, int optimize,
                    uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
+    return tk_jpeg_encode_color(pixels, width, height, channels, 0, quality, subsampling_444,
+                                progressive, optimize, NULL, 0, out, out_size, err);
+}
+
+int tk_jpeg_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                         int cmyk, int quality, int subsampling_444, int progressive, int optimize,
+                         const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
+                         char err[TK_ERR_LEN]) {
     char warn[TK_ERR_LEN];
     tk_jpeg_error jerr;
     tk_jpeg_init_error(&jerr, err, warn, 0);
     if (pixels == NULL || out == NULL || out_size == NULL || width == 0 || height == 0 ||
-        (channels != 1 && channels != 3 && channels != 4) || quality < 1 || quality > 100) {
+        (channels != 1 && channels != 3 && channels != 4) || quality < 1 || quality > 100 ||
+        (cmyk && channels != 4) || (icc != NULL && (icc_size == 0 || icc_size > TK_ICC_MAX_BYTES))) {
         tk_jpeg_copy(err, "invalid JPEG encode arguments");
         return -1;
     }
@@ -270,10 +279,10 @@ int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int c
     cinfo.image_width = width;
     cinfo.image_height = height;
     cinfo.input_components = channels;
-    cinfo.in_color_space = channels == 4 ? JCS_EXT_RGBX : channels == 3 ? JCS_RGB : JCS_GRAYSCALE;
-    jpeg_set_defaults(&cinfo);
+    cinfo.in_color_space = cmyk ? JCS_CMYK : channels == 4 ? JCS_EXT_RGBX : channels == 3 ? JCS_RGB : JCS_GRAYSCALE;
+    jpeg_set_defaults(&cinfo);  // CMYK in: CMYK stored, with an Adobe marker
     jpeg_set_quality(&cinfo, quality, TRUE);
-    if (channels != 1) {
+    if (channels != 1 && !cmyk) {
         int h = subsampling_444 ? 1 : 2;
         cinfo.comp_info[0].h_samp_factor = h;
         cinfo.comp_info[0].v_samp_factor = h;
@@ -285,6 +294,7 @@ int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int c
     cinfo.optimize_coding = optimize ? TRUE : FALSE;
     if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
+    if (icc != NULL) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_size);
     size_t row_bytes = (size_t)width * (size_t)channels;
     while (cinfo.next_scanline < cinfo.image_height) {
         // libjpeg's row type is non-const but the compressor only reads it.

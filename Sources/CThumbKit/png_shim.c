@@ -139,6 +139,9 @@ int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t d
         }
     }
     image.format = PNG_FORMAT_RGBA;
+    // Colour management: a 16-bit file without gAMA, sRGB or iCCP is sRGB-encoded, as every
+    // browser shows it (the simplified API would otherwise take it as linear and brighten it).
+    image.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
     size_t needed = PNG_IMAGE_SIZE(image);
     if (dst == NULL || needed != dst_size) {
         snprintf(err, TK_ERR_LEN, "output buffer holds %zu bytes, the image needs %zu", dst_size, needed);
@@ -161,6 +164,102 @@ int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t d
     }
     png_image_free(&image);
     return 0;
+}
+
+// MARK: - Colour chunks (low-level API)
+
+int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8_t **icc,
+                      size_t *icc_size, char err[TK_ERR_LEN]) {
+    tk_copy_message(err, "");
+    if (icc != NULL) *icc = NULL;
+    if (icc_size != NULL) *icc_size = 0;
+    if (data == NULL || out == NULL || icc == NULL || icc_size == NULL || size < 8 ||
+        png_sig_cmp(data, 0, 8) != 0) {
+        tk_copy_message(err, "Not a PNG file");
+        return -1;
+    }
+    memset(out, 0, sizeof(*out));
+    tk_png_reader reader = {.data = data, .size = size, .pos = 0, .err = err};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, tk_png_error_fn,
+                                             tk_png_silent_warning_fn);
+    if (png == NULL) {
+        tk_copy_message(err, "out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        tk_copy_message(err, "out of memory");
+        return -1;
+    }
+    if (setjmp(reader.jump)) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    png_set_read_fn(png, &reader, tk_png_read_fn);
+    png_set_benign_errors(png, 1);
+    png_set_chunk_malloc_max(png, TK_PNG_CHUNK_MALLOC_MAX);
+    png_set_chunk_cache_max(png, TK_PNG_CHUNK_CACHE_MAX);
+    // As in tk_png_read_header, but gAMA, cHRM, sRGB and iCCP are read (all small, or bounded
+    // by the chunk limit above) and tRNS is not needed.
+    static const png_byte skipped[] = "bKGD\0eXIf\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0"
+                                      "sPLT\0sTER\0tEXt\0tIME\0tRNS\0zTXt\0";
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof(skipped) / 5));
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_read_info(png, info);
+
+    int intent = 0;
+    if (png_get_sRGB(png, info, &intent) != 0) {
+        out->has_srgb = 1;
+        out->srgb_intent = intent;
+    }
+    png_fixed_point gamma = 0;
+    if (png_get_gAMA_fixed(png, info, &gamma) != 0 && gamma > 0) {
+        out->has_gamma = 1;
+        out->gamma = (uint32_t)gamma;
+    }
+    png_fixed_point c[8];
+    if (png_get_cHRM_fixed(png, info, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7]) != 0) {
+        int valid = 1;
+        for (int i = 0; i < 8; i++) valid = valid && c[i] >= 0;
+        if (valid) {
+            out->has_chrm = 1;
+            for (int i = 0; i < 8; i++) out->chrm[i] = (uint32_t)c[i];
+        }
+    }
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    if (png_get_iCCP(png, info, &name, &compression, &profile, &length) != 0 && profile != NULL &&
+        length > 0 && length <= TK_ICC_MAX_BYTES) {
+        *icc = malloc(length);
+        if (*icc == NULL) {
+            png_destroy_read_struct(&png, &info, NULL);
+            tk_copy_message(err, "out of memory");
+            return -1;
+        }
+        memcpy(*icc, profile, length);
+        *icc_size = length;
+    }
+    png_destroy_read_struct(&png, &info, NULL);
+    return 0;
+}
+
+// Adds the requested colour chunks to a PNG being written. libpng checks an iCCP profile (size,
+// signature, colour space against the colour type); a refusal is an app error, fatal on write,
+// so a profile is never dropped silently: the encode fails with libpng's reason.
+static void tk_png_set_color(png_structp png, png_infop info, const tk_png_color *color,
+                             const uint8_t *icc, size_t icc_size) {
+    if (color != NULL && color->has_srgb) png_set_sRGB(png, info, color->srgb_intent);
+    if (color != NULL && color->has_gamma) png_set_gAMA_fixed(png, info, (png_fixed_point)color->gamma);
+    if (color != NULL && color->has_chrm) {
+        const uint32_t *c = color->chrm;
+        png_set_cHRM_fixed(png, info, (png_fixed_point)c[0], (png_fixed_point)c[1], (png_fixed_point)c[2],
+                           (png_fixed_point)c[3], (png_fixed_point)c[4], (png_fixed_point)c[5],
+                           (png_fixed_point)c[6], (png_fixed_point)c[7]);
+    }
+    if (icc != NULL) png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
 }
 
 // MARK: - Encode (low-level API)
@@ -200,9 +299,17 @@ static void tk_png_write_error_fn(png_structp png, png_const_charp msg) {
 
 int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                   int compression_level, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
+    return tk_png_encode_color(pixels, width, height, channels, compression_level, NULL, NULL, 0, out,
+                               out_size, err);
+}
+
+int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                        int compression_level, const tk_png_color *color, const uint8_t *icc,
+                        size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
     tk_copy_message(err, "");
     if (pixels == NULL || out == NULL || out_size == NULL || width == 0 || height == 0 ||
-        (channels != 3 && channels != 4) || compression_level < 0 || compression_level > 9) {
+        (channels != 3 && channels != 4) || compression_level < 0 || compression_level > 9 ||
+        (icc != NULL && (icc_size < 132 || icc_size > TK_ICC_MAX_BYTES))) {
         tk_copy_message(err, "invalid PNG encode arguments");
         return -1;
     }
@@ -231,6 +338,7 @@ int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int ch
     png_set_IHDR(png, info, width, height, 8,
                  channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    tk_png_set_color(png, info, color, icc, icc_size);
     png_write_info(png, info);
     size_t row_bytes = (size_t)width * (size_t)channels;
     for (uint32_t y = 0; y < height; y++) {

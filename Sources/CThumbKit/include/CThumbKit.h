@@ -42,6 +42,34 @@ int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t d
 int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                   int compression_level, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
 
+// MARK: - PNG colour (colour management; see Sources/ThumbKit/Color)
+
+/// The colour chunks of a PNG, as libpng accepted them (an invalid gAMA or cHRM is dropped by
+/// libpng with a benign error, exactly as the decoder drops it). Fixed-point values are x100000.
+typedef struct {
+    int has_srgb;         // sRGB chunk present
+    int srgb_intent;      // its rendering intent (0...3)
+    int has_gamma;        // gAMA present (or implied by sRGB)
+    uint32_t gamma;       // file gamma x100000 (45455 for 1/2.2)
+    int has_chrm;         // cHRM present
+    uint32_t chrm[8];     // white x, y, red x, y, green x, y, blue x, y, each x100000
+} tk_png_color;
+
+/// Largest embedded ICC profile read or written (a PNG iCCP or a JPEG's APP2 chunks together).
+#define TK_ICC_MAX_BYTES (4u * 1024u * 1024u)
+
+/// Reads the colour chunks of a PNG (before the first IDAT) and, when there is an iCCP chunk,
+/// its decompressed profile: *icc is then a malloc'd buffer of *icc_size bytes the caller frees
+/// with tk_free (NULL and 0 when there is none, or when it exceeds TK_ICC_MAX_BYTES).
+int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8_t **icc,
+                      size_t *icc_size, char err[TK_ERR_LEN]);
+
+/// tk_png_encode plus colour chunks: an sRGB chunk when color->has_srgb, gAMA and cHRM when
+/// set, and an iCCP chunk when `icc` is not NULL. `color` may be NULL (no colour chunks).
+int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                        int compression_level, const tk_png_color *color, const uint8_t *icc,
+                        size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
+
 // MARK: - JPEG
 
 typedef struct {
@@ -79,6 +107,14 @@ int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_sm
 int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                    int quality, int subsampling_444, int progressive, int optimize,
                    uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
+
+/// tk_jpeg_encode with colour: `cmyk` 1 takes 4-byte CMYK pixels (stored as given, with an
+/// Adobe APP14 marker, so pass Adobe's inverted values) instead of RGBX; `icc` (when not NULL)
+/// is embedded as APP2 ICC_PROFILE markers, split as the ICC specification says.
+int tk_jpeg_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                         int cmyk, int quality, int subsampling_444, int progressive, int optimize,
+                         const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
+                         char err[TK_ERR_LEN]);
 
 // MARK: - Memory
 

@@ -89,7 +89,7 @@ public struct BatchRunner: Sendable {
             // Encode everything first, so a failure leaves no output of this file behind.
             var encoded: [(OutputFile, [UInt8])] = []
             for ((scale, image), (_, path)) in zip(set.images, outputs) {
-                let bytes = try ImageEncoders.encode(image, options: encoding, path: path)
+                let bytes = try ImageEncoders.encode(image, options: encoding, path: path, profile: set.colorProfile)
                 encoded.append(
                     (OutputFile(path: path, scale: scale, width: image.width, height: image.height, bytes: bytes.count), bytes))
             }

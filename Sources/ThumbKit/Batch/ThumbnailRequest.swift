@@ -5,7 +5,7 @@ public struct ThumbnailRequest: Sendable, Hashable {
     public var resize: ResizeOptions
     /// Scale factors, each ≥ 1; the @Nx box is N times the @1x box.
     public var scales: [Int]
-    /// Limits, warning policy, auto-rotation.
+    /// Limits, warning policy, auto-rotation, colour management.
     public var decode: DecodeOptions
     /// JPEG shrink-on-load keeps at least this many decoded pixels per output pixel on the
     /// tighter axis, so the final filter still has detail to work with.
@@ -34,4 +34,6 @@ public struct ThumbnailSet: Sendable {
     public var warnings: [String]
     /// The JPEG DCT scale used (n of n/8; 8 for PNG or a full decode).
     public var scaleNumerator: Int
+    /// The profile the images are in: nil for sRGB, the source's with `keepProfile`.
+    public var colorProfile: ColorProfile? = nil
 }

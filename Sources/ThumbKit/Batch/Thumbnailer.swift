@@ -14,15 +14,19 @@ public enum Thumbnailer {
             shrinkOnLoadMargin: request.shrinkOnLoadMargin, threads: threads)
         return ThumbnailSet(
             header: rendered.header, images: Array(zip(request.scales, rendered.images)),
-            warnings: rendered.warnings, scaleNumerator: rendered.scaleNumerator)
+            warnings: rendered.warnings, scaleNumerator: rendered.scaleNumerator,
+            colorProfile: rendered.colorProfile)
     }
 
     /// The result of `render`: one image per variant, in order.
     public struct Rendered: Sendable {
         public var header: ImageHeader
         public var images: [PixelBuffer]
+        /// Codec warnings, then colour warnings.
         public var warnings: [String]
         public var scaleNumerator: Int
+        /// The profile the images are in (nil: sRGB); encoders embed it.
+        public var colorProfile: ColorProfile? = nil
     }
 
     /// Decodes `data` once, at the smallest JPEG DCT scale that still serves the most demanding
@@ -48,7 +52,7 @@ public enum Thumbnailer {
                 loadScale: decoded.loadScale, orientation: orientation, threads: threads)
         }
         return Rendered(
-            header: decoded.header, images: images, warnings: decoded.warnings,
-            scaleNumerator: decoded.scaleNumerator)
+            header: decoded.header, images: images, warnings: decoded.warnings + decoded.colorWarnings,
+            scaleNumerator: decoded.scaleNumerator, colorProfile: decoded.colorProfile)
     }
 }

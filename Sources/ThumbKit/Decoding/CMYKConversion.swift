@@ -1,8 +1,10 @@
-/// Naive CMYK → RGB for JPEGs that libjpeg hands back as CMYK (CMYK and YCCK files).
+/// Naive CMYK → RGB for JPEGs that libjpeg hands back as CMYK (CMYK and YCCK files): the
+/// built-in fallback of colour management for files without a usable CMYK profile
+/// (`ColorManagement`), and the conversion Chrome and Firefox use for untagged CMYK.
 ///
-/// No colour management: R = (255 − C)(255 − K) / 255, and so on. Files with an Adobe APP14
-/// marker (almost all CMYK JPEGs, written by Photoshop) store every channel inverted, so there
-/// R = C′ · K′ / 255 on the stored values. A colour-managed path can replace this later.
+/// R = (255 − C)(255 − K) / 255, and so on. Files with an Adobe APP14 marker (almost all CMYK
+/// JPEGs, written by Photoshop) store every channel inverted, so there R = C′ · K′ / 255 on the
+/// stored values.
 enum CMYKConversion {
     /// Rewrites 4-byte CMYK pixels in place as RGBA with alpha 255.
     static func convertToRGBA(_ pixels: inout [UInt8], inverted: Bool) {

@@ -62,17 +62,19 @@ extension ImageDecoders {
                 }
                 throw ImageDecoders.codecFailure(CodecMessage.text(err), path: path)
             }
-            if info.isCMYK {
-                CMYKConversion.convertToRGBA(&pixels, inverted: info.isAdobe)
-            }
             var warnings: [String] = []
             if !warning.isEmpty {
                 warnings.append(warning)
                 if warningCount > 1 { warnings.append("\(warningCount - 1) more libjpeg warnings") }
             }
+            // Colour: embedded profile to sRGB, CMYK to RGBA (ImageDecoders+Color.swift).
+            let kind: DecodedPixelKind =
+                info.isCMYK ? .cmyk(inverted: info.isAdobe) : header.components == 1 ? .gray : .rgb
+            let color = ImageDecoders.manageColor(&pixels, data: data, format: .jpeg, kind: kind, options: options)
             return DecodedImage(
                 buffer: PixelBuffer(width: width, height: height, pixels: pixels),
-                header: header, scaleNumerator: scaleNumerator, warnings: warnings)
+                header: header, scaleNumerator: scaleNumerator, warnings: warnings,
+                colorProfile: color.profile, colorWarnings: color.warnings)
         }
     }
 }

@@ -32,7 +32,7 @@ extension ImageDecoders {
             var err = CodecMessage.buffer()
             var warn = CodecMessage.buffer()
             var rc: Int32 = -1
-            let pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
+            var pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
                 rc = data.withUnsafeBufferPointer { src in
                     tk_png_decode_rgba8(
                         src.baseAddress, src.count, dst.baseAddress, count, options.failOnWarning ? 1 : 0,
@@ -48,9 +48,13 @@ extension ImageDecoders {
                 }
                 throw ImageDecoders.codecFailure(CodecMessage.text(err), path: path)
             }
+            // Colour: iCCP / sRGB / gAMA / cHRM to sRGB (ImageDecoders+Color.swift).
+            let kind: DecodedPixelKind = header.components <= 2 ? .gray : .rgb
+            let color = ImageDecoders.manageColor(&pixels, data: data, format: .png, kind: kind, options: options)
             return DecodedImage(
                 buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels),
-                header: header, scaleNumerator: 8, warnings: warning.isEmpty ? [] : [warning])
+                header: header, scaleNumerator: 8, warnings: warning.isEmpty ? [] : [warning],
+                colorProfile: color.profile, colorWarnings: color.warnings)
         }
     }
 }

@@ -69,14 +69,25 @@ public struct DecodedImage: Sendable {
     public var header: ImageHeader
     /// The DCT scale used, as a numerator over 8 (8 means full size; always 8 for PNG).
     public var scaleNumerator: Int
-    /// Codec warnings that did not stop the decode, in order.
+    /// Codec warnings that did not stop the decode, in order (`failOnWarning` makes them fatal).
     public var warnings: [String]
+    /// The ICC profile the pixels are in: nil for sRGB (every image, unless
+    /// `ColorOptions.keepProfile` kept its RGB profile instead of converting).
+    public var colorProfile: ColorProfile?
+    /// Colour-management warnings (a profile that could not be used, so the image was taken as
+    /// sRGB). Never fatal: they cost colour accuracy, not image data.
+    public var colorWarnings: [String]
 
-    public init(buffer: PixelBuffer, header: ImageHeader, scaleNumerator: Int = 8, warnings: [String] = []) {
+    public init(
+        buffer: PixelBuffer, header: ImageHeader, scaleNumerator: Int = 8, warnings: [String] = [],
+        colorProfile: ColorProfile? = nil, colorWarnings: [String] = []
+    ) {
         self.buffer = buffer
         self.header = header
         self.scaleNumerator = scaleNumerator
         self.warnings = warnings
+        self.colorProfile = colorProfile
+        self.colorWarnings = colorWarnings
     }
 
     /// Decoded size ÷ original size.

@@ -45,10 +45,16 @@ public struct DecodeOptions: Sendable, Hashable, Codable {
     public var failOnWarning: Bool
     /// Apply the EXIF orientation (the default). When false, pixels are used as stored.
     public var autoRotate: Bool
+    /// Colour management: rendering intent, black-point compensation, keep the profile.
+    public var color: ColorOptions
 
-    public init(limits: ImageLimits = ImageLimits(), failOnWarning: Bool = false, autoRotate: Bool = true) {
+    public init(
+        limits: ImageLimits = ImageLimits(), failOnWarning: Bool = false, autoRotate: Bool = true,
+        color: ColorOptions = ColorOptions()
+    ) {
         self.limits = limits
         self.failOnWarning = failOnWarning
         self.autoRotate = autoRotate
+        self.color = color
     }
 }

@@ -40,14 +40,15 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
     }
 
     /// Stable key of every option that changes the output bytes; version bumped on format change.
-    /// JPEG: `jpeg/v1?q=85,ss=420,prog=0,opt=1,bg=#ffffffff`; PNG: `png/v1?level=6`.
+    /// JPEG: `jpeg/v1?q=85,ss=420,prog=0,opt=1,bg=#ffffffff`; PNG: `png/v2?level=6` (v2: PNGs
+    /// carry an `sRGB` chunk).
     public var identifier: String {
         switch format {
         case .jpeg:
             let ss = subsampling == .yuv420 ? "420" : "444"
             return "jpeg/v1?q=\(quality),ss=\(ss),prog=\(progressive ? 1 : 0),opt=\(optimizeHuffman ? 1 : 0),bg=\(background.hex)"
         case .png:
-            return "png/v1?level=\(pngCompressionLevel)"
+            return "png/v2?level=\(pngCompressionLevel)"
         }
     }
 }

@@ -10,7 +10,8 @@ enum ThumbCommand: Command {
             output's detail), turned upright by its EXIF orientation, resized into the box and \
             written through a temporary name. In TEMPLATE, %s is the input's name without its \
             extension and the extension picks the format; with --scales the @2x/@3x suffix goes \
-            before the extension. A failing file gets one line on stderr and the batch goes on.
+            before the extension. A failing file gets one line on stderr and the batch goes on. \
+            Embedded colour profiles are converted to sRGB (see docs/colour.md).
 
             Examples:
               thumbkit thumb -s 88x88 -o 'thumbs/%s.jpg' photos/
@@ -30,6 +31,9 @@ enum ThumbCommand: Command {
             .value("background", valueName: "color", help: "Pad colour and JPEG flattening colour (#rrggbb).", default: "white"),
             .choice("kernel", valueName: "name", of: ResampleKernel.self, default: .lanczos3, help: "Resampling filter."),
             .flag("linear", help: "Resample in linear light."),
+            .choice("intent", valueName: "name", of: RenderingIntent.self, default: .relative, help: "Rendering intent of the conversion to sRGB."),
+            .flag("bpc", help: "Use black-point compensation in the conversion to sRGB."),
+            .flag("keep-profile", help: "Embed an RGB source's ICC profile instead of converting to sRGB."),
             .flag("no-rotate", help: "Ignore the EXIF orientation."),
             .flag("no-upscale", help: "Never make an image larger than its source."),
             .value("jobs", short: "j", valueName: "n", help: "Images processed in parallel.", defaultHelp: "active processors"),
@@ -67,7 +71,10 @@ enum ThumbCommand: Command {
             maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!)
         let decode = DecodeOptions(
             limits: limits, failOnWarning: try arguments.choice("fail-on", as: FailOn.self) == .warning,
-            autoRotate: !arguments.flag("no-rotate"))
+            autoRotate: !arguments.flag("no-rotate"),
+            color: ColorOptions(
+                intent: try arguments.choice("intent", as: RenderingIntent.self)!,
+                blackPointCompensation: arguments.flag("bpc"), keepProfile: arguments.flag("keep-profile")))
         let request = ThumbnailRequest(
             resize: resize, scales: scales, decode: decode,
             shrinkOnLoadMargin: try arguments.double("shrink-margin", in: 1...8)!)
