@@ -127,7 +127,7 @@ struct BuildPlanner: Sendable {
         }
         return BuildUnit(
             record: .app, image: nil, groups: groups, removesUnwanted: full,
-            writesIconContents: full && (try? logo?.get()) != nil)
+            writesIconContents: full && (try? logo?.get()) != nil, countsUpToDate: full)
     }
 
     /// One output per rating in `ratings` and scale: the shared strip files, as rows of `record`.

@@ -66,6 +66,9 @@ struct BuildUnit: Sendable {
     let removesUnwanted: Bool
     /// Writes the app icon set's `Contents.json` after the icons.
     let writesIconContents: Bool
+    /// Whether its current outputs count as "up to date" in the report (not for the strips a
+    /// build of some records only checks on the side).
+    var countsUpToDate = true
 
     /// Every key the unit wants.
     var wantedKeys: Set<OutputKey> { groups.reduce(into: []) { $0.formUnion($1.keys) } }

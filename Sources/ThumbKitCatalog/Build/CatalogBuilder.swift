@@ -107,7 +107,7 @@ public struct CatalogBuilder: Sendable {
         for entry in units {
             let check = entry.unit.isCurrent(rows: entry.rows, folder: folder)
             if check.current, !entry.unit.writesIconContents || iconContentsPresent(folder) {
-                report.upToDate += check.outputs
+                if entry.unit.countsUpToDate { report.upToDate += check.outputs }
             } else {
                 work.append(entry)
             }
@@ -136,9 +136,10 @@ public struct CatalogBuilder: Sendable {
         let builder = self
         let style = recipes.ratingStrip
         @Sendable func perform(_ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int) {
-            let result = UnitBuild(
+            var result = UnitBuild(
                 unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style, threads: threads
             ).run()
+            if !entry.unit.countsUpToDate { result.upToDate = 0 }
             for line in result.failures { onFailure?(line) }
             merged.withLock { $0.add(result) }
             progress?(done.add(1, ordering: .relaxed).newValue, total)
