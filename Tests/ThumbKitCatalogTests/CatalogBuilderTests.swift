@@ -190,4 +190,21 @@ struct CatalogBuilderTests {
         #expect(try fixture.rows(bug.ref).allSatisfy { $0.sourceSHA256 == updated.image?.sha256 })
         #expect(fixture.builder().build(only: [bug.ref]).made == 0)
     }
+
+    @Test func buildersOnOtherRecordsCanRunAtTheSameTimeAsAFullBuild() throws {
+        let fixture = try Fixture(assets: true)
+        // Three connections, as three processes would have: a full build and two record builds.
+        let stores = try (0..<3).map { _ in try fixture.workspace.store() }
+        let reports = Mutex<[BuildReport]>([])
+        let out = fixture.out
+        DispatchQueue.concurrentPerform(iterations: 3) { index in
+            let builder = CatalogBuilder(store: stores[index], outputDirectory: out, jobs: 1)
+            let report = index == 0 ? builder.build() : builder.build(only: [.bug(index)])
+            reports.withLock { $0.append(report) }
+        }
+        #expect(reports.withLock { $0.allSatisfy { $0.failures.isEmpty } })
+        #expect(try consistencyProblems(store: fixture.store, outputDirectory: fixture.out) == [])
+        let after = fixture.builder().build()
+        #expect(after.made == 0 && after.removed == 0 && after.failed == 0)
+    }
 }
