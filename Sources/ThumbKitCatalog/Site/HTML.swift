@@ -112,7 +112,8 @@ enum HTML {
         table.outputs code { font-size: 12px; overflow-wrap: anywhere; }
         .num { text-align: right !important; }
         .note { color: var(--muted); }
-        .app-icon { border-radius: 22%; vertical-align: middle; margin-right: 12px; }
+        .hero { display: flex; align-items: center; gap: 16px; margin: 0 0 20px; }
+        .app-icon { border-radius: 22%; flex: none; box-shadow: 0 1px 3px rgba(0, 0, 0, .25); }
         footer { text-align: center; color: var(--muted); font-size: 13px; padding: 24px; }
 
         """

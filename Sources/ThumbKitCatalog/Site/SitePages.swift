@@ -62,7 +62,11 @@ struct SitePages {
         let icon = appIcon
         let firstBug = snapshot.bugs.first.flatMap { picture($0.ref, .list) }
         let firstFood = snapshot.foods.first.flatMap { picture($0.ref, .list) }
-        let heading = icon.map { HTML.image($0, alt: "App icon", root: "", className: "app-icon", fallback: (60, 60)) } ?? ""
+        let heading =
+            icon.map {
+                "<div class=\"hero\">" + HTML.image($0, alt: "App icon", root: "", className: "app-icon", fallback: (60, 60))
+                    + "<span class=\"meta\">The app icon, one of \(AppIcon.files.count) sizes made from the logo.</span></div>"
+            } ?? ""
         let body = """
             \(heading)
             <ul class="rows">
