@@ -23,7 +23,8 @@ struct BuildKillTests {
         let walker = FileManager.default.enumerator(atPath: out)
         while let item = walker?.nextObject() as? String {
             var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: out + "/" + item, isDirectory: &isFolder), !isFolder.boolValue, !(item as NSString).lastPathComponent.hasPrefix("."),
+            if FileManager.default.fileExists(atPath: out + "/" + item, isDirectory: &isFolder), !isFolder.boolValue,
+                !(item as NSString).lastPathComponent.hasPrefix("."),
                 !item.hasSuffix("Contents.json")
             {
                 files.insert(item)
@@ -40,7 +41,9 @@ struct BuildKillTests {
         if Set(rows.map(\.values.key)).count != rows.count { problems.append("duplicate keys") }
         for row in rows {
             let size = (try? FileManager.default.attributesOfItem(atPath: out + "/" + row.path))?[.size] as? Int
-            if size != row.bytes { problems.append("\(row.path): \(size.map(String.init) ?? "missing"), row says \(row.bytes)") }
+            if size != row.bytes {
+                problems.append("\(row.path): \(size.map(String.init) ?? "missing"), row says \(row.bytes)")
+            }
         }
         let walker = FileManager.default.enumerator(atPath: out)
         while let item = walker?.nextObject() as? String {
@@ -64,7 +67,8 @@ struct BuildKillTests {
         for index in 0..<count { pictures.append(try workspace.image("img/\(index).png", side: 256, seed: index)) }
         try store.write { tx in
             for (index, picture) in pictures.enumerated() {
-                try tx.addBug(title: "Bug \(index)", rating: Rating.all[index % 11], image: try ImageRef.load(path: picture))
+                try tx.addBug(
+                    title: "Bug \(index)", rating: Rating.all[index % 11], image: try ImageRef.load(path: picture))
             }
             try tx.setAssets(CatalogAssets(ratingEmpty: empty, ratingFull: full))
         }

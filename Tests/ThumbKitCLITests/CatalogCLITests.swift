@@ -23,12 +23,15 @@ final class CLIWorkspace {
     func image(_ relative: String, side: Int = 48, seed: Int = 1, format: ImageFormat = .png) throws -> String {
         var buffer = PixelBuffer(width: side, height: side)
         for y in 0..<side {
-            for x in 0..<side { buffer[x, y] = RGBA(UInt8((x * 5 + seed * 60) % 256), UInt8((y * 5) % 256), UInt8(seed * 30 % 256)) }
+            for x in 0..<side {
+                buffer[x, y] = RGBA(UInt8((x * 5 + seed * 60) % 256), UInt8((y * 5) % 256), UInt8(seed * 30 % 256))
+            }
         }
         let full = path(relative)
         try FileManager.default.createDirectory(
             atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(try ImageEncoders.encode(buffer, options: EncodeOptions(format: format))).write(to: URL(fileURLWithPath: full))
+        try Data(try ImageEncoders.encode(buffer, options: EncodeOptions(format: format))).write(
+            to: URL(fileURLWithPath: full))
         return full
     }
 
@@ -155,8 +158,12 @@ struct CatalogCLITests {
         let noBug = await Run(["catalog", "show", "99", "--catalog", workspace.path("c.sqlite")])
         #expect(noBug.status == 1 && noBug.stderr == "thumbkit: bug 99: no bug with id 99\n")
         let notImage = await Run(
-            ["catalog", "set-image", "1", try workspace.write("x.png", "text"), "--catalog", workspace.path("c.sqlite")])
-        #expect(notImage.status == 1 && notImage.stderr == "thumbkit: \(workspace.path("x.png")): not a PNG or JPEG file\n")
+            [
+                "catalog", "set-image", "1", try workspace.write("x.png", "text"), "--catalog",
+                workspace.path("c.sqlite"),
+            ])
+        #expect(
+            notImage.status == 1 && notImage.stderr == "thumbkit: \(workspace.path("x.png")): not a PNG or JPEG file\n")
     }
 
     @Test func aFailedRecordMakesTheBuildExitOneWithItsLineOnStderr() async throws {

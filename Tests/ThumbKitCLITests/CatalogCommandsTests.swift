@@ -29,18 +29,24 @@ struct CatalogCommandsTests {
                 path: ["catalog", "import"],
                 values: [("<file>", "a.json"), ("--catalog", "./thumbkit.sqlite"), ("--atomic", "false")])),
         ArgvRow(
-            "import atomic into a catalog", ["catalog", "import", "--atomic", "a.json", "--catalog=x.sqlite", "--json"],
+            "import atomic into a catalog",
+            ["catalog", "import", "--atomic", "a.json", "--catalog=x.sqlite", "--json"],
             Expected(
                 path: ["catalog", "import"],
                 values: [("<file>", "a.json"), ("--catalog", "x.sqlite"), ("--atomic", "true"), ("--json", "true")])),
         ArgvRow(
             "export to a file", ["catalog", "export", "-o", "e.json"],
-            Expected(path: ["catalog", "export"], values: [("--output", "e.json"), ("--catalog", "./thumbkit.sqlite")])),
+            Expected(
+                path: ["catalog", "export"], values: [("--output", "e.json"), ("--catalog", "./thumbkit.sqlite")])),
         ArgvRow(
-            "export to stdout", ["catalog", "export"], Expected(path: ["catalog", "export"], values: [("--output", nil)])),
-        ArgvRow("list as JSON", ["catalog", "list", "--json"], Expected(path: ["catalog", "list"], values: [("--json", "true")])),
+            "export to stdout", ["catalog", "export"],
+            Expected(path: ["catalog", "export"], values: [("--output", nil)])),
         ArgvRow(
-            "show a food", ["catalog", "show", "food:2"], Expected(path: ["catalog", "show"], values: [("<id>", "food:2")])),
+            "list as JSON", ["catalog", "list", "--json"],
+            Expected(path: ["catalog", "list"], values: [("--json", "true")])),
+        ArgvRow(
+            "show a food", ["catalog", "show", "food:2"],
+            Expected(path: ["catalog", "show"], values: [("<id>", "food:2")])),
         ArgvRow(
             "rate with a half", ["catalog", "rate", "3", "3.5", "--out", "o"],
             Expected(
@@ -48,7 +54,8 @@ struct CatalogCommandsTests {
                 values: [("<id>", "3"), ("<rating>", "3.5"), ("--out", "o"), ("--no-build", "false")])),
         ArgvRow(
             "rate without building", ["catalog", "rate", "bug:3", "0", "--no-build"],
-            Expected(path: ["catalog", "rate"], values: [("<id>", "bug:3"), ("<rating>", "0"), ("--no-build", "true")])),
+            Expected(
+                path: ["catalog", "rate"], values: [("<id>", "bug:3"), ("<rating>", "0"), ("--no-build", "true")])),
         ArgvRow(
             "set-image with recipes", ["catalog", "set-image", "2", "new.png", "--recipes", "r.json"],
             Expected(
@@ -59,19 +66,23 @@ struct CatalogCommandsTests {
             Expected(
                 path: ["build"],
                 values: [
-                    ("--catalog", "./thumbkit.sqlite"), ("--out", "./thumbkit-out"), ("--jobs", nil), ("--recipes", nil),
+                    ("--catalog", "./thumbkit.sqlite"), ("--out", "./thumbkit-out"), ("--jobs", nil),
+                    ("--recipes", nil),
                     ("--json", "false"),
                 ])),
         ArgvRow(
-            "build with everything", ["build", "--catalog", "c.sqlite", "--out=o", "--recipes", "r.json", "-j", "4", "--json"],
+            "build with everything",
+            ["build", "--catalog", "c.sqlite", "--out=o", "--recipes", "r.json", "-j", "4", "--json"],
             Expected(
                 path: ["build"],
                 values: [
-                    ("--catalog", "c.sqlite"), ("--out", "o"), ("--recipes", "r.json"), ("--jobs", "4"), ("--json", "true"),
+                    ("--catalog", "c.sqlite"), ("--out", "o"), ("--recipes", "r.json"), ("--jobs", "4"),
+                    ("--json", "true"),
                 ])),
         ArgvRow(
             "site", ["site", "web", "--out", "o"],
-            Expected(path: ["site"], values: [("<site-dir>", "web"), ("--out", "o"), ("--catalog", "./thumbkit.sqlite")])),
+            Expected(
+                path: ["site"], values: [("<site-dir>", "web"), ("--out", "o"), ("--catalog", "./thumbkit.sqlite")])),
         ArgvRow("demo", ["demo", "d"], Expected(path: ["demo"], values: [("<dir>", "d")])),
     ]
 
@@ -125,7 +136,8 @@ struct CatalogCommandsTests {
         let root = HelpFormatter().help(for: Self.parser.root, commandName: "thumbkit")
         for name in ["catalog", "build", "site", "demo"] { #expect(root.contains("  \(name) "), "\(name)") }
         for argv in [
-            ["catalog", "--help"], ["catalog", "import", "--help"], ["catalog", "export", "-h"], ["catalog", "list", "--help"],
+            ["catalog", "--help"], ["catalog", "import", "--help"], ["catalog", "export", "-h"],
+            ["catalog", "list", "--help"],
             ["catalog", "show", "--help"], ["catalog", "rate", "--help"], ["catalog", "set-image", "--help"],
             ["build", "--help"], ["site", "--help"], ["demo", "--help"],
         ] {

@@ -20,7 +20,8 @@ struct CatalogBuilderTests {
             let beetle = try workspace.image("img/beetle.png", width: 40, height: 60, seed: 2)
             let marsala = try workspace.image("img/marsala.png", seed: 3)
             try store.write { tx in
-                try tx.addBug(title: "Potato Bug", rating: Rating(exactly: 3.5)!, image: try ImageRef.load(path: potato))
+                try tx.addBug(
+                    title: "Potato Bug", rating: Rating(exactly: 3.5)!, image: try ImageRef.load(path: potato))
                 try tx.addBug(title: "Beetle", rating: Rating(exactly: 1)!, image: try ImageRef.load(path: beetle))
                 try tx.addCategory("Chicken")
                 try tx.addFood(category: "Chicken", name: "Chicken Marsala", image: try ImageRef.load(path: marsala))
@@ -90,7 +91,8 @@ struct CatalogBuilderTests {
     @Test func aChangedRecipeRemakesOnlyItsOutputs() throws {
         let fixture = try Fixture()
         _ = fixture.builder().build()
-        let json = #"{"recipes": [{"name": "bug-list", "record": "bug", "kind": "list", "size": "44x44", "scales": [1, 2, 3], "quality": 70}]}"#
+        let json =
+            #"{"recipes": [{"name": "bug-list", "record": "bug", "kind": "list", "size": "44x44", "scales": [1, 2, 3], "quality": 70}]}"#
         let book = try RecipeBook.decode(Data(json.utf8), path: "r.json")
         let report = fixture.builder(book).build()
         #expect(report.made == 2 * 3)
@@ -117,7 +119,8 @@ struct CatalogBuilderTests {
 
     @Test func aFailingRecordIsReportedAndTheOthersAreDone() throws {
         let fixture = try Fixture()
-        let broken = try fixture.workspace.write("img/broken.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2])
+        let broken = try fixture.workspace.write(
+            "img/broken.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2])
         try fixture.store.write { try $0.addBug(title: "Broken", image: try ImageRef.load(path: broken)) }
         let lines = Mutex<[String]>([])
         let report = fixture.builder().build(onFailure: { line in lines.withLock { $0.append(line) } })
@@ -147,7 +150,8 @@ struct CatalogBuilderTests {
             #expect(parts.first == "bugs" && parts.allSatisfy { !$0.hasPrefix(".") })
         }
         // Nothing was written outside the output folder, nor beside the database.
-        #expect(try workspace.listing() == ["deep", "img", "thumbkit.sqlite", "thumbkit.sqlite-shm", "thumbkit.sqlite-wal"])
+        #expect(
+            try workspace.listing() == ["deep", "img", "thumbkit.sqlite", "thumbkit.sqlite-shm", "thumbkit.sqlite-wal"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.path("deep")) == ["out"])
         #expect(try consistencyProblems(store: store, outputDirectory: out) == [])
     }

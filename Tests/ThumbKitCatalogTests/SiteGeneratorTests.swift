@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import ThumbKit
 
+@testable import ThumbKitCatalog
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-
-@testable import ThumbKitCatalog
 
 /// Reads a generated page back with an XML parser (the pages are XML-compatible HTML5) and
 /// collects its links, image sources and text.
@@ -38,7 +38,8 @@ final class PageReader: NSObject, XMLParserDelegate {
         let parser = XMLParser(data: try Data(contentsOf: URL(fileURLWithPath: path)))
         parser.delegate = reader
         guard parser.parse() else {
-            throw CatalogError.invalidDocument(path: path, reason: "\(parser.parserError.map { "\($0)" } ?? "parse error")")
+            throw CatalogError.invalidDocument(
+                path: path, reason: "\(parser.parserError.map { "\($0)" } ?? "parse error")")
         }
         return reader
     }
@@ -68,7 +69,9 @@ struct SiteGeneratorTests {
         // Keep the fixture: its workspace goes with it.
         let (fixture, siteDirectory, report) = try Self.site()
         defer { withExtendedLifetime(fixture) {} }
-        let pages = OutputFolder(root: siteDirectory).files(in: [""], includeHidden: true).filter { $0.hasSuffix(".html") }
+        let pages = OutputFolder(root: siteDirectory).files(in: [""], includeHidden: true).filter {
+            $0.hasSuffix(".html")
+        }
         #expect(pages.count == report.pages)
         // Index, bug list, food index, 3 bugs, 3 categories, 2 foods.
         #expect(pages.count == 3 + 3 + 3 + 2)

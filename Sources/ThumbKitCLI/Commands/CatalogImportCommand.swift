@@ -49,8 +49,11 @@ enum CatalogImportCommand: Command {
         } else if !report.applied {
             context.print("nothing imported: \(report.problems.count) bad records (--atomic)")
         } else {
-            func text(_ c: ImportReport.Counts) -> String { "\(c.added) added, \(c.updated) updated, \(c.unchanged) unchanged" }
-            context.print("bugs: \(text(report.bugs)); foods: \(text(report.foods)); categories: \(text(report.categories))")
+            func text(_ c: ImportReport.Counts) -> String {
+                "\(c.added) added, \(c.updated) updated, \(c.unchanged) unchanged"
+            }
+            context.print(
+                "bugs: \(text(report.bugs)); foods: \(text(report.foods)); categories: \(text(report.categories))")
         }
         return ExitCode(failureCount: report.problems.count)
     }

@@ -29,10 +29,14 @@ enum CatalogListCommand: Command {
             try context.writeJSON(
                 Listing(
                     bugs: bugs.map {
-                        Row(id: "bug:\($0.id)", title: $0.title, rating: $0.rating, category: nil, outputs: counts[$0.ref]?.count ?? 0)
+                        Row(
+                            id: "bug:\($0.id)", title: $0.title, rating: $0.rating, category: nil,
+                            outputs: counts[$0.ref]?.count ?? 0)
                     },
                     foods: foods.map {
-                        Row(id: "food:\($0.id)", title: $0.name, rating: nil, category: $0.category, outputs: counts[$0.ref]?.count ?? 0)
+                        Row(
+                            id: "food:\($0.id)", title: $0.name, rating: nil, category: $0.category,
+                            outputs: counts[$0.ref]?.count ?? 0)
                     },
                     categories: categories.map(\.name)))
             return .success
@@ -41,7 +45,8 @@ enum CatalogListCommand: Command {
         context.print(colors.bold("BUGS") + " (\(bugs.count))")
         for bug in bugs {
             context.print(
-                "  " + pad("bug:\(bug.id)", 9) + pad(CatalogShowCommand.stars(bug.rating), 7) + pad(bug.rating.description, 5)
+                "  " + pad("bug:\(bug.id)", 9) + pad(CatalogShowCommand.stars(bug.rating), 7)
+                    + pad(bug.rating.description, 5)
                     + pad("\(counts[bug.ref]?.count ?? 0) out", 8) + Self.oneLine(bug.title))
         }
         context.print(colors.bold("FOODS") + " (\(foods.count) in \(categories.count) categories)")
@@ -49,7 +54,9 @@ enum CatalogListCommand: Command {
             let inCategory = foods.filter { $0.categoryID == category.id }
             context.print("  " + colors.dim(Self.oneLine(category.name)) + " (\(inCategory.count))")
             for food in inCategory {
-                context.print("    " + pad("food:\(food.id)", 10) + pad("\(counts[food.ref]?.count ?? 0) out", 8) + Self.oneLine(food.name))
+                context.print(
+                    "    " + pad("food:\(food.id)", 10) + pad("\(counts[food.ref]?.count ?? 0) out", 8)
+                        + Self.oneLine(food.name))
             }
         }
         return .success
@@ -62,6 +69,7 @@ enum CatalogListCommand: Command {
 
     /// A title on one terminal line: control characters (newlines, escapes) shown as `?`.
     static func oneLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+        String(
+            String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
     }
 }

@@ -22,7 +22,8 @@ enum CatalogOptions {
     static func openStore(_ arguments: ParsedArguments, mustExist: Bool = true) throws -> CatalogStore {
         let path = arguments.value("catalog")!
         if mustExist, !FileManager.default.fileExists(atPath: path) {
-            throw CatalogError.notFound(path: path, reason: "no catalog here (create one with 'thumbkit catalog import')")
+            throw CatalogError.notFound(
+                path: path, reason: "no catalog here (create one with 'thumbkit catalog import')")
         }
         return try CatalogStore(path: path)
     }

@@ -86,7 +86,8 @@ enum CatalogShowCommand: Command {
             if let spread = detail.comparison.ratings, let versus = detail.comparison.ratingVersusAverage {
                 let text = versus == "average" ? "the average" : "\(versus) average"
                 let painted = versus == "above" ? colors.green(text) : versus == "below" ? colors.red(text) : text
-                line += "  \(painted) (all \(spread.count) bugs: min \(number(spread.min)), "
+                line +=
+                    "  \(painted) (all \(spread.count) bugs: min \(number(spread.min)), "
                     + "average \(number(spread.average)), max \(number(spread.max)))"
             }
             lines.append(line)
@@ -98,7 +99,8 @@ enum CatalogShowCommand: Command {
         let total = detail.outputs.map(\.bytes).reduce(0, +)
         var outputs = "  outputs  \(detail.outputs.count) files, \(CatalogOptions.bytes(Double(total)))"
         if let mean = detail.comparison.averageOutputBytes, let spread = detail.comparison.outputBytes {
-            outputs += " (\(CatalogOptions.bytes(mean)) per file, \(compare(mean, spread.average)) the catalog's "
+            outputs +=
+                " (\(CatalogOptions.bytes(mean)) per file, \(compare(mean, spread.average)) the catalog's "
                 + "average; catalog per file: min \(CatalogOptions.bytes(spread.min)), average "
                 + "\(CatalogOptions.bytes(spread.average)), max \(CatalogOptions.bytes(spread.max)))"
         }
@@ -106,7 +108,8 @@ enum CatalogShowCommand: Command {
         for row in detail.outputs {
             lines.append(
                 "    " + CatalogListCommand.pad(row.kind.rawValue, 6) + CatalogListCommand.pad("@\(row.scale)x", 3)
-                    + CatalogListCommand.pad("\(row.width)x\(row.height)", 9) + CatalogListCommand.pad(row.format.rawValue, 4)
+                    + CatalogListCommand.pad("\(row.width)x\(row.height)", 9)
+                    + CatalogListCommand.pad(row.format.rawValue, 4)
                     + CatalogListCommand.pad(CatalogOptions.bytes(Double(row.bytes)), 8) + row.path)
         }
         return lines

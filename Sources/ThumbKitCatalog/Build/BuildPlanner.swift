@@ -50,11 +50,15 @@ struct BuildPlanner: Sendable {
         guard !wanted.isEmpty else { return nil }
         return OutputGroup(
             source: .image(path: image.path, sha256: image.sha256),
-            keys: Set(wanted.flatMap { recipe in recipe.scales.map { OutputKey(record: record, recipe: recipe.identifier, scale: $0) } }),
+            keys: Set(
+                wanted.flatMap { recipe in
+                    recipe.scales.map { OutputKey(record: record, recipe: recipe.identifier, scale: $0) }
+                }),
             plan: { sha in Self.recipeOutputs(wanted, record: record, title: title, sha256: sha) })
     }
 
-    static func recipeOutputs(_ recipes: [Recipe], record: RecordRef, title: String, sha256: String) -> [PlannedOutput] {
+    static func recipeOutputs(_ recipes: [Recipe], record: RecordRef, title: String, sha256: String) -> [PlannedOutput]
+    {
         recipes.flatMap { recipe in
             recipe.scales.map { scale in
                 let box = recipe.pixelSize(scale: scale)
@@ -158,7 +162,8 @@ struct BuildPlanner: Sendable {
             return PlannedOutput(
                 key: OutputKey(record: .app, recipe: file.identifier, scale: file.scale), kind: .icon,
                 path: "\(AppIcon.folder)/\(name)", width: file.pixels, height: file.pixels, format: .png,
-                sourceSHA256: sha256, maker: .resize(AppIcon.resizeOptions(for: file), AppIcon.encodeOptions, opaque: true))
+                sourceSHA256: sha256,
+                maker: .resize(AppIcon.resizeOptions(for: file), AppIcon.encodeOptions, opaque: true))
         }
     }
 }

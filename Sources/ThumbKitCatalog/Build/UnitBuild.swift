@@ -58,7 +58,8 @@ struct UnitBuild {
                     let todo = outputs.filter { !$0.isCurrent(byKey[$0.key], in: folder) }
                     if !todo.isEmpty { made += try resized(todo, from: bytes, path: path) }
                 }
-                report.upToDate += outputs.count - outputs.filter { output in made.contains { $0.output.key == output.key } }.count
+                report.upToDate +=
+                    outputs.count - outputs.filter { output in made.contains { $0.output.key == output.key } }.count
                 if unit.writesIconContents, outputs.contains(where: { $0.kind == .icon }) {
                     iconNames = Self.iconFileNames(outputs)
                 }
@@ -98,7 +99,9 @@ struct UnitBuild {
         let decoded = try icons.decode()
         var sized: [Int: [RatingStrip.IconState: PixelBuffer]] = [:]
         return try todo.map { output in
-            guard case .strip(let rating) = output.maker else { preconditionFailure("A strip group plans only strips.") }
+            guard case .strip(let rating) = output.maker else {
+                preconditionFailure("A strip group plans only strips.")
+            }
             let scale = output.key.scale
             if sized[scale] == nil { sized[scale] = RatingStrip.iconSet(decoded, side: style.iconPixels(scale: scale)) }
             let image = RatingStrip.render(rating, sized: sized[scale]!, style: style, scale: scale)
@@ -118,7 +121,9 @@ struct UnitBuild {
     private static func iconFileNames(_ outputs: [PlannedOutput]) -> [AppIcon.File: String] {
         var names: [AppIcon.File: String] = [:]
         for output in outputs where output.kind == .icon {
-            if let file = AppIcon.files.first(where: { $0.identifier == output.key.recipe && $0.scale == output.key.scale }) {
+            if let file = AppIcon.files.first(where: {
+                $0.identifier == output.key.recipe && $0.scale == output.key.scale
+            }) {
                 names[file] = (output.path as NSString).lastPathComponent
             }
         }
@@ -148,10 +153,14 @@ struct UnitBuild {
             // the next build's sweep.
             switch record.kind {
             case .bug:
-                guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path else { return (report, []) }
+                guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path else {
+                    return (report, [])
+                }
                 if let hashUpdate, bug.image == unit.image { try tx.setImage(bugID: record.id, image: hashUpdate) }
             case .food:
-                guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path else { return (report, []) }
+                guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path else {
+                    return (report, [])
+                }
                 if let hashUpdate, food.image == unit.image { try tx.setImage(foodID: record.id, image: hashUpdate) }
             case .app:
                 break

@@ -26,7 +26,8 @@ struct Paint: Sendable, Hashable {
     /// The colour `t` of the way to `other`.
     func mixed(with other: Paint, _ t: Double) -> Paint {
         let t = Float(max(0, min(1, t)))
-        return Paint(r: r + (other.r - r) * t, g: g + (other.g - g) * t, b: b + (other.b - b) * t, a: a + (other.a - a) * t)
+        return Paint(
+            r: r + (other.r - r) * t, g: g + (other.g - g) * t, b: b + (other.b - b) * t, a: a + (other.a - a) * t)
     }
 
     /// Lighter (`amount` > 0) or darker (< 0).
@@ -109,12 +110,14 @@ struct DemoCanvas {
     mutating func polygon(_ points: [(Double, Double)], _ paint: Paint) {
         guard points.count >= 3 else { return }
         let box = (
-            points.map(\.0).min()! - 1, points.map(\.1).min()! - 1, points.map(\.0).max()! + 1, points.map(\.1).max()! + 1
+            points.map(\.0).min()! - 1, points.map(\.1).min()! - 1, points.map(\.0).max()! + 1,
+            points.map(\.1).max()! + 1
         )
         shape(paint, box: box) { x, y in
             var inside = 0
             for sy in 0..<4 {
-                for sx in 0..<4 where Self.contains(points, x - 0.5 + (Double(sx) + 0.5) / 4, y - 0.5 + (Double(sy) + 0.5) / 4) {
+                for sx in 0..<4
+                where Self.contains(points, x - 0.5 + (Double(sx) + 0.5) / 4, y - 0.5 + (Double(sy) + 0.5) / 4) {
                     inside += 1
                 }
             }

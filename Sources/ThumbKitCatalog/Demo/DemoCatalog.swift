@@ -25,7 +25,8 @@ public enum DemoCatalog {
         BugEntry(title: "Potato Bug", rating: 3.5, look: .init(body: 0x9C6B3C, stripes: true)),
         BugEntry(title: "Ladybird", rating: 4.5, look: .init(body: 0xD7261E, spots: 0x1A1A1A, elongation: 1.1)),
         BugEntry(title: "Stink Bug", rating: 1.5, look: .init(body: 0x6E8B3D, elongation: 1.2)),
-        BugEntry(title: "Wolf Spider", rating: 0.5, look: .init(body: 0x5A4632, legs: 8, elongation: 1.15, stripes: true)),
+        BugEntry(
+            title: "Wolf Spider", rating: 0.5, look: .init(body: 0x5A4632, legs: 8, elongation: 1.15, stripes: true)),
         BugEntry(title: "Firefly", rating: 5, look: .init(body: 0x3B3024, elongation: 1.8, glow: true)),
         BugEntry(title: "Dung Beetle", rating: 3, look: .init(body: 0x22262E, elongation: 1.3)),
         BugEntry(title: "Jewel Beetle", rating: 4, look: .init(body: 0x1F8A70, spots: 0xE0B020, elongation: 1.6)),
@@ -59,7 +60,8 @@ public enum DemoCatalog {
             let file = "bugs/\(OutputNaming.slug(bug.title)).jpg"
             try save(DemoPictures.bug(bug.look, seed: UInt64(index + 1)), file, .jpeg)
             bugEntries.append(
-                "    {\"title\": \"\(bug.title)\", \"rating\": \(Rating(exactly: bug.rating)!), \"image\": \"\(file)\"}")
+                "    {\"title\": \"\(bug.title)\", \"rating\": \(Rating(exactly: bug.rating)!), \"image\": \"\(file)\"}"
+            )
         }
         var foodEntries: [String] = []
         var seed: UInt64 = 100

@@ -55,12 +55,17 @@ enum DemoPictures {
         let (cx, cy) = (w * random(0.45...0.55), h * random(0.48...0.56))
         canvas.ellipse(cx, cy, w * 0.42, h * 0.3, angle: angle, Paint(0x4E8F36))  // Leaf.
         canvas.line(
-            (cx - cos(angle) * w * 0.42, cy - sin(angle) * w * 0.42), (cx + cos(angle) * w * 0.42, cy + sin(angle) * w * 0.42),
+            (cx - cos(angle) * w * 0.42, cy - sin(angle) * w * 0.42),
+            (cx + cos(angle) * w * 0.42, cy + sin(angle) * w * 0.42),
             thickness: 3, Paint(0x8CC46B, alpha: 0.8))
         for k in stride(from: -0.3, through: 0.3, by: 0.15) {  // Leaf veins.
             let (sx, sy) = (cx + cos(angle) * w * k, cy + sin(angle) * w * k)
-            canvas.line((sx, sy), (sx + cos(angle - 0.9) * h * 0.2, sy + sin(angle - 0.9) * h * 0.2), thickness: 1.5, Paint(0x7DB85C, alpha: 0.6))
-            canvas.line((sx, sy), (sx + cos(angle + 0.9) * h * 0.2, sy + sin(angle + 0.9) * h * 0.2), thickness: 1.5, Paint(0x7DB85C, alpha: 0.6))
+            canvas.line(
+                (sx, sy), (sx + cos(angle - 0.9) * h * 0.2, sy + sin(angle - 0.9) * h * 0.2), thickness: 1.5,
+                Paint(0x7DB85C, alpha: 0.6))
+            canvas.line(
+                (sx, sy), (sx + cos(angle + 0.9) * h * 0.2, sy + sin(angle + 0.9) * h * 0.2), thickness: 1.5,
+                Paint(0x7DB85C, alpha: 0.6))
         }
 
         // Bigger bugs for short bodies, so each fills the frame about as much.
@@ -73,8 +78,13 @@ enum DemoPictures {
             (bx + along.0 * a + across.0 * b, by + along.1 * a + across.1 * b)
         }
         let length = size * look.elongation
-        if look.glow { canvas.ellipse(at(-length * 0.6, 0).0, at(-length * 0.6, 0).1, size * 1.2, size * 1.2, soft: size, Paint(0xFFF59A, alpha: 0.7)) }
-        canvas.ellipse(bx + 10, by + 14, length * 1.05, size * 1.0, angle: heading, soft: size * 0.5, Paint(0x000000, alpha: 0.35))
+        if look.glow {
+            canvas.ellipse(
+                at(-length * 0.6, 0).0, at(-length * 0.6, 0).1, size * 1.2, size * 1.2, soft: size,
+                Paint(0xFFF59A, alpha: 0.7))
+        }
+        canvas.ellipse(
+            bx + 10, by + 14, length * 1.05, size * 1.0, angle: heading, soft: size * 0.5, Paint(0x000000, alpha: 0.35))
         let legColor = Paint(look.body).shaded(-0.65)
         for i in 0..<look.legs {  // Legs: pairs spread along the body, bent at the knee.
             let pair = Double(i / 2)
@@ -93,10 +103,13 @@ enum DemoPictures {
         canvas.ellipse(bx, by, length, size, angle: heading, body)
         if look.stripes {
             for k in stride(from: -0.6, through: 0.6, by: 0.3) {
-                canvas.line(at(length * k, -size * 0.95), at(length * k, size * 0.95), thickness: size * 0.12, body.shaded(-0.35))
+                canvas.line(
+                    at(length * k, -size * 0.95), at(length * k, size * 0.95), thickness: size * 0.12,
+                    body.shaded(-0.35))
             }
         }
-        canvas.line(at(length * 0.7, 0), at(-length * 0.95, 0), thickness: size * 0.05, body.shaded(-0.5))  // Wing split.
+        // The split between the wing cases.
+        canvas.line(at(length * 0.7, 0), at(-length * 0.95, 0), thickness: size * 0.05, body.shaded(-0.5))
         if let spots = look.spots {
             for (a, b) in [(0.35, 0.45), (0.35, -0.45), (-0.15, 0.55), (-0.15, -0.55), (-0.55, 0.3), (-0.55, -0.3)] {
                 let p = at(length * a, size * b)
@@ -105,7 +118,8 @@ enum DemoPictures {
         }
         canvas.ellipse(head.0, head.1, size * 0.42, size * 0.38, angle: heading, body.shaded(-0.55))
         let shine = at(length * 0.25, -size * 0.35)
-        canvas.ellipse(shine.0, shine.1, length * 0.35, size * 0.18, angle: heading, soft: 6, Paint(0xFFFFFF, alpha: 0.35))
+        canvas.ellipse(
+            shine.0, shine.1, length * 0.35, size * 0.18, angle: heading, soft: 6, Paint(0xFFFFFF, alpha: 0.35))
         canvas.grain(0.035, seed: seed)
         return canvas.image()
     }
@@ -184,7 +198,9 @@ enum DemoPictures {
                 for k in 0..<12 {
                     let a = a0 + sin(Double(k) * 0.8 + Double(i)) * 1.2
                     let q = (p.0 + cos(a) * 14, p.1 + sin(a) * 14)
-                    if hypot(q.0 - cx, q.1 - cy) < inner { canvas.line(p, q, thickness: 6, Paint(0xF1D27A).shaded(random(-0.1...0.05))) }
+                    if hypot(q.0 - cx, q.1 - cy) < inner {
+                        canvas.line(p, q, thickness: 6, Paint(0xF1D27A).shaded(random(-0.1...0.05)))
+                    }
                     p = q
                 }
             }
@@ -193,7 +209,9 @@ enum DemoPictures {
         case .salad:
             for _ in 0..<18 {
                 let p = spot()
-                canvas.ellipse(p.0, p.1, random(30...50), random(15...25), angle: random(0...3), Paint(0x5DA63A).shaded(random(-0.3...0.2)))
+                canvas.ellipse(
+                    p.0, p.1, random(30...50), random(15...25), angle: random(0...3),
+                    Paint(0x5DA63A).shaded(random(-0.3...0.2)))
             }
             for _ in 0..<6 {
                 let p = spot()
@@ -211,7 +229,8 @@ enum DemoPictures {
     }
 
     private static func sprinkle(
-        _ canvas: inout DemoCanvas, _ random: inout DemoRandom, _ paint: Paint, count: Int, _ spot: () -> (Double, Double)
+        _ canvas: inout DemoCanvas, _ random: inout DemoRandom, _ paint: Paint, count: Int,
+        _ spot: () -> (Double, Double)
     ) {
         for _ in 0..<count {
             let p = spot()

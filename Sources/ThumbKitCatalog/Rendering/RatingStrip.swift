@@ -74,7 +74,8 @@ public enum RatingStrip {
     }
 
     /// The strip for `rating` at `scale`.
-    public static func render(_ rating: Rating, icons: RatingIcons, style: RatingStripStyle, scale: Int) -> PixelBuffer {
+    public static func render(_ rating: Rating, icons: RatingIcons, style: RatingStripStyle, scale: Int) -> PixelBuffer
+    {
         render(rating, sized: iconSet(icons, side: style.iconPixels(scale: scale)), style: style, scale: scale)
     }
 

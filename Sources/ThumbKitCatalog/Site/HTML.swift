@@ -53,9 +53,11 @@ enum HTML {
 
     /// An `<img>` with `src` (the @1x file), `srcset` (every scale), and `width`/`height` in CSS
     /// pixels; a grey placeholder box of `fallback` size when there is no image.
-    static func image(_ image: SiteImage?, alt: String, root: String, className: String, fallback: (Int, Int)) -> String {
+    static func image(_ image: SiteImage?, alt: String, root: String, className: String, fallback: (Int, Int)) -> String
+    {
         guard let image else {
-            return "<span class=\"\(className) missing\" style=\"width: \(fallback.0)px; height: \(fallback.1)px\"></span>"
+            return
+                "<span class=\"\(className) missing\" style=\"width: \(fallback.0)px; height: \(fallback.1)px\"></span>"
         }
         let srcset = image.files.map { "\(root)\(escape($0.path)) \($0.scale)x" }.joined(separator: ", ")
         return "<img class=\"\(className)\" src=\"\(root)\(escape(image.files[0].path))\" srcset=\"\(srcset)\""

@@ -64,7 +64,8 @@ struct SitePages {
         let firstFood = snapshot.foods.first.flatMap { picture($0.ref, .list) }
         let heading =
             icon.map {
-                "<div class=\"hero\">" + HTML.image($0, alt: "App icon", root: "", className: "app-icon", fallback: (60, 60))
+                "<div class=\"hero\">"
+                    + HTML.image($0, alt: "App icon", root: "", className: "app-icon", fallback: (60, 60))
                     + "<span class=\"meta\">The app icon, one of \(AppIcon.files.count) sizes made from the logo.</span></div>"
             } ?? ""
         let body = """
@@ -96,7 +97,9 @@ struct SitePages {
                 + HTML.image(thumb, alt: "", root: "../", className: "thumb", fallback: (44, 44))
                 + "<span class=\"title\">\(HTML.escape(bug.title))</span>\(stars)</a></li>"
         }
-        let body = rows.isEmpty ? "<p class=\"note\">No bugs yet.</p>" : "<ul class=\"rows\">\n\(rows.joined(separator: "\n"))\n</ul>"
+        let body =
+            rows.isEmpty
+            ? "<p class=\"note\">No bugs yet.</p>" : "<ul class=\"rows\">\n\(rows.joined(separator: "\n"))\n</ul>"
         return page(
             "bugs/index.html", title: "Bugs", root: "../", trail: [("Catalog", "../index.html"), ("Bugs", nil)],
             body: body, pictures: pictures)
@@ -105,7 +108,9 @@ struct SitePages {
     private func bugDetail(_ bug: Bug) -> Page {
         let detail = picture(bug.ref, .detail)
         let strip = picture(bug.ref, .rating)
-        let stars = strip.map { HTML.image($0, alt: ratingText(bug.rating), root: "../", className: "stars", fallback: (0, 0)) } ?? ""
+        let stars =
+            strip.map { HTML.image($0, alt: ratingText(bug.rating), root: "../", className: "stars", fallback: (0, 0)) }
+            ?? ""
         let body = """
             \(HTML.image(detail, alt: bug.title, root: "../", className: "detail", fallback: (320, 320)))
             <dl class="facts">
@@ -133,7 +138,8 @@ struct SitePages {
                 + "<span class=\"meta\">\(foods.count) \(foods.count == 1 ? "dish" : "dishes")</span></a></li>"
         }
         let body =
-            rows.isEmpty ? "<p class=\"note\">No categories yet.</p>" : "<ul class=\"rows\">\n\(rows.joined(separator: "\n"))\n</ul>"
+            rows.isEmpty
+            ? "<p class=\"note\">No categories yet.</p>" : "<ul class=\"rows\">\n\(rows.joined(separator: "\n"))\n</ul>"
         return page(
             "foods/index.html", title: "Foods", root: "../", trail: [("Catalog", "../index.html"), ("Foods", nil)],
             body: body, pictures: pictures)
@@ -148,7 +154,9 @@ struct SitePages {
                 + HTML.image(thumb, alt: "", root: "../", className: "thumb", fallback: (60, 60))
                 + "<span class=\"title\">\(HTML.escape(food.name))</span></a></li>"
         }
-        let body = rows.isEmpty ? "<p class=\"note\">No dishes yet.</p>" : "<ul class=\"rows\">\n\(rows.joined(separator: "\n"))\n</ul>"
+        let body =
+            rows.isEmpty
+            ? "<p class=\"note\">No dishes yet.</p>" : "<ul class=\"rows\">\n\(rows.joined(separator: "\n"))\n</ul>"
         return page(
             "foods/category-\(category.id).html", title: category.name, root: "../",
             trail: [("Catalog", "../index.html"), ("Foods", "index.html"), (category.name, nil)], body: body,
@@ -169,7 +177,8 @@ struct SitePages {
         return page(
             "foods/\(food.id).html", title: food.name, root: "../",
             trail: [
-                ("Catalog", "../index.html"), ("Foods", "index.html"), (food.category, "category-\(food.categoryID).html"),
+                ("Catalog", "../index.html"), ("Foods", "index.html"),
+                (food.category, "category-\(food.categoryID).html"),
                 (food.name, nil),
             ], body: body, pictures: [detail])
     }
