@@ -57,14 +57,19 @@ struct BuildKillTests {
             Issue.record("no thumbkit binary next to \(CommandLine.arguments[0]); run 'swift build' first")
             return
         }
-        // Given 60 bugs with their own 256×256 pictures, rating icons, and a one-worker build.
+        // Given 100 bugs with their own pictures, rating icons, one small recipe (so the test is
+        // quick) and a one-worker build.
         let workspace = try CLIWorkspace()
         let store = try CatalogStore(path: workspace.path("c.sqlite"))
-        let count = 60
+        let count = 100
+        let recipes = try workspace.write(
+            "recipes.json",
+            #"{"replaceDefaults": true, "recipes": [{"name": "bug-list", "record": "bug", "kind": "list", "size": "24x24", "scales": [1, 2, 3]}]}"#
+        )
         let empty = try workspace.image("icons/empty.png", side: 16, seed: 1)
         let full = try workspace.image("icons/full.png", side: 16, seed: 2)
         var pictures: [String] = []
-        for index in 0..<count { pictures.append(try workspace.image("img/\(index).png", side: 256, seed: index)) }
+        for index in 0..<count { pictures.append(try workspace.image("img/\(index).png", side: 64, seed: index)) }
         try store.write { tx in
             for (index, picture) in pictures.enumerated() {
                 try tx.addBug(
@@ -73,8 +78,10 @@ struct BuildKillTests {
             try tx.setAssets(CatalogAssets(ratingEmpty: empty, ratingFull: full))
         }
         let out = workspace.path("out")
-        let arguments = ["build", "--catalog", workspace.path("c.sqlite"), "--out", out, "--json"]
-        let expectedRows = count * (5 + 3) + 33
+        let arguments = [
+            "build", "--catalog", workspace.path("c.sqlite"), "--out", out, "--recipes", recipes, "--json",
+        ]
+        let expectedRows = count * (3 + 3) + 33
 
         // When the build is killed once some bug outputs exist…
         let process = Process()

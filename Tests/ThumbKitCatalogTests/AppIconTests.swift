@@ -61,7 +61,7 @@ struct AppIconTests {
     @Test func removingTheLogoRemovesTheIconsAndContentsJSON() throws {
         let workspace = try TestWorkspace()
         let store = try workspace.store()
-        try workspace.addAssets(to: store)
+        try workspace.addAssets(to: store, logo: true)
         let out = workspace.path("out")
         _ = CatalogBuilder(store: store, outputDirectory: out).build()
         #expect(FileManager.default.fileExists(atPath: out + "/" + AppIcon.contentsPath))

@@ -37,8 +37,9 @@ extension TestWorkspace {
         return try write(relative, try ImageEncoders.encode(buffer, options: EncodeOptions(format: .png)))
     }
 
-    /// Sets the catalog's rating icons (empty grey, full gold) and logo, all generated.
-    func addAssets(to store: CatalogStore, logo: Bool = true) throws {
+    /// Sets the catalog's rating icons (empty grey, full gold) and, with `logo`, a logo (its 1024 px
+    /// icon is the slowest output: only the app icon tests ask for it).
+    func addAssets(to store: CatalogStore, logo: Bool = false) throws {
         let empty = try icon("icons/empty.png", color: RGBA(180, 180, 180))
         let full = try icon("icons/full.png", color: RGBA(250, 190, 20))
         let logoPath = logo ? try image("logo.png", width: 120, height: 120, seed: 9) : nil
