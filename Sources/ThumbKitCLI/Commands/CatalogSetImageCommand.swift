@@ -1,3 +1,4 @@
+import Foundation
 import ThumbKitCatalog
 
 /// `thumbkit catalog set-image ID PATH`: the Scary Bugs "change picture" flow.
@@ -5,9 +6,9 @@ enum CatalogSetImageCommand: Command {
     static let spec = CommandSpec(
         name: "set-image", abstract: "Change a record's picture, remake its outputs and delete the old ones.",
         discussion: """
-            PATH must be a PNG or JPEG file; it is hashed and stored as given (use an absolute \
-            path if the catalog is used from other folders). The record's outputs are built \
-            again from it right away and the old files removed, unless --no-build is given.
+            PATH must be a PNG or JPEG file; it is hashed and stored as an absolute path. The \
+            record's outputs are built again from it right away and the old files removed, \
+            unless --no-build is given.
             """,
         positionals: [
             .required("id", help: "The record: N or bug:N for a bug, food:N for a food."),
@@ -20,7 +21,7 @@ enum CatalogSetImageCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let ref = try CatalogOptions.record(arguments.argument("id")!)
-        let path = arguments.argument("path")!
+        let path = URL(fileURLWithPath: arguments.argument("path")!).standardizedFileURL.path
         try CatalogOptions.requireImage(path)
         let store = try CatalogOptions.openStore(arguments)
         switch ref.kind {

@@ -53,8 +53,8 @@ public struct CatalogBuilder: Sendable {
     ///
     /// - Parameters:
     ///   - records: the records to build; records that do not exist are skipped. The rating
-    ///     strips a bug points at are made when missing. Only a full build (nil) makes the app
-    ///     icons and sweeps files no row describes.
+    ///     strips a bug points at are made when missing. Only a full build (nil, or a list that
+    ///     includes `RecordRef.app`) makes the app icons and sweeps files no row describes.
     ///   - progress: `(done, total)` after each record that had work (from worker threads).
     ///   - onFailure: each failure line, `<path>: <reason>`, as it happens (from worker threads).
     public func build(
