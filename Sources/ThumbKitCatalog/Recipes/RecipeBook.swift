@@ -10,7 +10,8 @@ import Foundation
 ///     {"name": "bug-list", "record": "bug", "kind": "list", "size": "44x44", "mode": "fill",
 ///      "scales": [1, 2, 3], "format": "jpeg", "quality": 85},
 ///     {"name": "food-hero", "record": "food", "kind": "detail", "size": "83.5x120", "mode": "fit"}
-///   ]
+///   ],
+///   "ratingStrip": {"iconSize": 20, "spacing": 4, "scales": [1, 2, 3], "background": "#00000000"}
 /// }
 /// ```
 /// - `recipes` (required): each entry as in `Recipe`. `name` is 1–40 of `a-z 0-9 -`; `record` is
@@ -20,21 +21,26 @@ import Foundation
 ///   `quality` is 1–100 (default 85).
 /// - A recipe named like a default replaces it; other names are added after the defaults.
 /// - `replaceDefaults` (default false): when true, only the file's recipes are used.
+/// - `ratingStrip` (optional, every key optional): the rating strips' icon size and spacing in
+///   points, scales and background (`RatingStripStyle`); the base book's style otherwise.
 /// - Unknown keys are ignored. A bad entry fails the whole file with its position:
 ///   `recipes.json: recipes[1]: quality 120 is not between 1 and 100`.
 public struct RecipeBook: Sendable, Hashable {
     /// The recipes, in order.
     public let recipes: [Recipe]
+    /// How rating strips are drawn.
+    public let ratingStrip: RatingStripStyle
 
-    /// A book of `recipes`.
+    /// A book of `recipes`, with rating strips drawn in `ratingStrip`.
     ///
     /// - Throws: `CatalogError.invalidRecord` when two recipes share a name.
-    public init(recipes: [Recipe]) throws(CatalogError) {
+    public init(recipes: [Recipe], ratingStrip: RatingStripStyle = .standard) throws(CatalogError) {
         var seen = Set<String>()
         for recipe in recipes where !seen.insert(recipe.name).inserted {
             throw CatalogError.invalidRecord(path: "recipe '\(recipe.name)'", reason: "two recipes have this name")
         }
         self.recipes = recipes
+        self.ratingStrip = ratingStrip
     }
 
     /// The built-in recipes:
@@ -86,6 +92,7 @@ public struct RecipeBook: Sendable, Hashable {
         struct File: Decodable {
             var replaceDefaults: Bool?
             var recipes: [Lenient<Recipe>]
+            var ratingStrip: RatingStripStyle?
         }
         let file: File
         do {
@@ -114,7 +121,7 @@ public struct RecipeBook: Sendable, Hashable {
             }
         }
         do {
-            return try RecipeBook(recipes: merged)
+            return try RecipeBook(recipes: merged, ratingStrip: file.ratingStrip ?? base.ratingStrip)
         } catch {
             throw CatalogError.invalidDocument(path: path, reason: error.description)
         }

@@ -1,0 +1,75 @@
+import ThumbKitCatalog
+
+/// `thumbkit catalog list`.
+enum CatalogListCommand: Command {
+    static let spec = CommandSpec(
+        name: "list", abstract: "List the bugs and foods.",
+        discussion: "One line per record: id, rating or category, number of outputs, title or name.",
+        options: [CatalogOptions.catalog, .json])
+
+    struct Row: Encodable {
+        let id: String
+        let title: String
+        let rating: Rating?
+        let category: String?
+        let outputs: Int
+    }
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let store = try CatalogOptions.openStore(arguments)
+        let (bugs, foods, categories, counts) = try store.read { tx in
+            (try tx.bugs(), try tx.foods(), try tx.categories(), Dictionary(grouping: try tx.outputs(), by: \.record))
+        }
+        if arguments.flag("json") {
+            struct Listing: Encodable {
+                let bugs: [Row]
+                let foods: [Row]
+                let categories: [String]
+            }
+            try context.writeJSON(
+                Listing(
+                    bugs: bugs.map {
+                        Row(
+                            id: "bug:\($0.id)", title: $0.title, rating: $0.rating, category: nil,
+                            outputs: counts[$0.ref]?.count ?? 0)
+                    },
+                    foods: foods.map {
+                        Row(
+                            id: "food:\($0.id)", title: $0.name, rating: nil, category: $0.category,
+                            outputs: counts[$0.ref]?.count ?? 0)
+                    },
+                    categories: categories.map(\.name)))
+            return .success
+        }
+        let colors = context.colors
+        context.print(colors.bold("BUGS") + " (\(bugs.count))")
+        for bug in bugs {
+            context.print(
+                "  " + pad("bug:\(bug.id)", 9) + pad(CatalogShowCommand.stars(bug.rating), 7)
+                    + pad(bug.rating.description, 5)
+                    + pad("\(counts[bug.ref]?.count ?? 0) out", 8) + Self.oneLine(bug.title))
+        }
+        context.print(colors.bold("FOODS") + " (\(foods.count) in \(categories.count) categories)")
+        for category in categories {
+            let inCategory = foods.filter { $0.categoryID == category.id }
+            context.print("  " + colors.dim(Self.oneLine(category.name)) + " (\(inCategory.count))")
+            for food in inCategory {
+                context.print(
+                    "    " + pad("food:\(food.id)", 10) + pad("\(counts[food.ref]?.count ?? 0) out", 8)
+                        + Self.oneLine(food.name))
+            }
+        }
+        return .success
+    }
+
+    /// `text` padded with spaces to `width` characters, plus one space.
+    static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count)) + " "
+    }
+
+    /// A title on one terminal line: control characters (newlines, escapes) shown as `?`.
+    static func oneLine(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
+    }
+}

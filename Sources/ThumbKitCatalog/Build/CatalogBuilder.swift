@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+import ThumbKit
+
+/// Makes the files the catalog's records need (recipe outputs, rating strips, app icons) in an
+/// output folder, and records each one in the catalog.
+///
+/// A build is incremental: an output is made only when its row is missing, its source's hash
+/// or recipe identifier changed, or its file is gone or has another size. A second build with
+/// nothing changed writes no file (`0 made, N up to date`). Outputs no recipe wants any more are
+/// removed, rows and files.
+///
+/// Records are built in parallel (`jobs`); each record's source is decoded once for all its
+/// recipes and scales, its files written atomically, then its rows recorded in one
+/// transaction. A failure on one record is reported and the others are still done.
+///
+/// ### Crash safety
+/// Files are written before their rows, under names tagged with their content, and old files
+/// are removed only after the rows that replaced them are committed. A build killed at any
+/// point (SIGKILL included) leaves every row describing a complete file; a rerun rewrites files
+/// that have no row yet and finishes the rest. Each build starts by removing temporary files
+/// left by dead writers, and a full build ends by removing files of its folders that no row
+/// describes. Nothing is written beside the database.
+///
+/// ### Concurrency
+/// Builders on other records may run at the same time, in this process or another (a watch
+/// folder building the records it imports while a full build runs): every record commits in
+/// its own transaction, and shared files are checked and swept only while the database's write
+/// lock is held.
+public struct CatalogBuilder: Sendable {
+    /// The catalog.
+    public let store: CatalogStore
+    /// Where the files go.
+    public let outputDirectory: String
+    /// What each kind of record needs, and how rating strips look.
+    public let recipes: RecipeBook
+    /// Records built in parallel (at least 1).
+    public let jobs: Int
+
+    public init(
+        store: CatalogStore, outputDirectory: String, recipes: RecipeBook = .defaults,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.store = store
+        self.outputDirectory = outputDirectory
+        self.recipes = recipes
+        self.jobs = max(1, jobs)
+    }
+
+    /// Makes what is missing or stale for `records` (nil = every record, plus rating strips and
+    /// app icons), removes outputs no recipe wants. Safe to call concurrently with other
+    /// builders on other records.
+    ///
+    /// - Parameters:
+    ///   - records: the records to build; records that do not exist are skipped. The rating
+    ///     strips a bug points at are made when missing. Only a full build (nil, or a list that
+    ///     includes `RecordRef.app`) makes the app icons and sweeps files no row describes.
+    ///   - progress: `(done, total)` after each record that had work (from worker threads).
+    ///   - onFailure: each failure line, `<path>: <reason>`, as it happens (from worker threads).
+    public func build(
+        only records: [RecordRef]? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        onFailure: (@Sendable (String) -> Void)? = nil
+    ) -> BuildReport {
+        let started = Date()
+        let folder = OutputFolder(root: outputDirectory)
+        var report = BuildReport()
+        func fail(_ line: String) {
+            report.fail(line)
+            onFailure?(line)
+        }
+        let units: [(unit: BuildUnit, rows: [OutputRecord])]
+        do {
+            try folder.create()
+            folder.removeStrayTempFiles(now: started)
+            let snapshot = try store.read { tx in
+                (bugs: try tx.bugs(), foods: try tx.foods(), assets: try tx.assets(), rows: try tx.outputs())
+            }
+            var planner: BuildPlanner
+            do {
+                planner = BuildPlanner(
+                    recipes: recipes, icons: try RatingIconSources.load(snapshot.assets), iconsUnavailable: false,
+                    halfGiven: snapshot.assets.ratingHalf != nil)
+            } catch {
+                fail(error.description)
+                planner = BuildPlanner(
+                    recipes: recipes, icons: nil, iconsUnavailable: true, halfGiven: snapshot.assets.ratingHalf != nil)
+            }
+            let rowsByRecord = Dictionary(grouping: snapshot.rows, by: \.record)
+            let wanted = records.map(Set.init)
+            var planned: [BuildUnit] = []
+            let full = records == nil || wanted!.contains(.app)
+            if full || wanted!.contains(where: { $0.kind == .bug }) {
+                let logo = full ? Self.logo(snapshot.assets) : nil
+                if case .failure(let error) = logo { fail(error.description) }
+                planned.append(planner.appUnit(full: full, logo: logo))
+            }
+            planned += snapshot.bugs.filter { wanted?.contains($0.ref) ?? true }.map { planner.unit(for: $0) }
+            planned += snapshot.foods.filter { wanted?.contains($0.ref) ?? true }.map { planner.unit(for: $0) }
+            units = planned.map { ($0, rowsByRecord[$0.record] ?? []) }
+        } catch {
+            fail(UnitBuild.line(error))
+            return report
+        }
+
+        // Units with nothing to do are counted without reading their sources.
+        var work: [(unit: BuildUnit, rows: [OutputRecord])] = []
+        for entry in units {
+            let check = entry.unit.isCurrent(rows: entry.rows, folder: folder)
+            if check.current, !entry.unit.writesIconContents || iconContentsPresent(folder) {
+                if entry.unit.countsUpToDate { report.upToDate += check.outputs }
+            } else {
+                work.append(entry)
+            }
+        }
+        report.add(run(work, folder: folder, progress: progress, onFailure: onFailure))
+
+        if records == nil || records!.contains(.app) {
+            do {
+                report.removed += try sweep(folder, before: started)
+            } catch {
+                fail(UnitBuild.line(error))
+            }
+        }
+        return report
+    }
+
+    /// Runs `work`: the app's unit first (bugs' rating rows point at its strips), then the
+    /// records in parallel.
+    private func run(
+        _ work: [(unit: BuildUnit, rows: [OutputRecord])], folder: OutputFolder,
+        progress: (@Sendable (Int, Int) -> Void)?, onFailure: (@Sendable (String) -> Void)?
+    ) -> BuildReport {
+        let total = work.count
+        let done = Atomic<Int>(0)
+        let merged = Mutex(BuildReport())
+        let builder = self
+        let style = recipes.ratingStrip
+        @Sendable func perform(_ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int) {
+            var result = UnitBuild(
+                unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style, threads: threads
+            ).run()
+            if !entry.unit.countsUpToDate { result.upToDate = 0 }
+            for line in result.failures { onFailure?(line) }
+            merged.withLock { $0.add(result) }
+            progress?(done.add(1, ordering: .relaxed).newValue, total)
+        }
+        let app = work.filter { $0.unit.record == .app }
+        let records = work.filter { $0.unit.record != .app }
+        for entry in app { perform(entry, threads: jobs) }
+        let workers = min(jobs, max(1, records.count))
+        // Fewer records than workers: give the spare threads to each image's rows.
+        let threads = max(1, jobs / workers)
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < records.count else { break }
+                perform(records[index], threads: threads)
+            }
+        }
+        return merged.withLock { $0 }
+    }
+
+    /// The logo, hashed: nil when none is set.
+    private static func logo(_ assets: CatalogAssets) -> Result<ImageRef, CatalogError>? {
+        guard let path = assets.logo else { return nil }
+        do {
+            return .success(try ImageRef.load(path: path))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Whether the icon set's `Contents.json` exists (a full build rewrites a missing one).
+    private func iconContentsPresent(_ folder: OutputFolder) -> Bool {
+        folder.fileSize(AppIcon.contentsPath) != nil
+    }
+
+    /// Removes files of the build's folders that no row describes (left by a killed build, a
+    /// deleted record, or a retitled one), and `Contents.json` when there are no icons. Runs
+    /// while holding the database's write lock, so no other build commits meanwhile.
+    private func sweep(_ folder: OutputFolder, before: Date) throws -> Int {
+        try store.write { tx in
+            let referenced = try tx.outputPaths()
+            var keep: Set<String> = []
+            if try tx.outputs(for: .app).contains(where: { $0.kind == .icon }) {
+                keep.insert(AppIcon.contentsPath)
+            } else if folder.fileSize(AppIcon.contentsPath) != nil {
+                folder.remove(AppIcon.contentsPath)
+            }
+            return folder.sweep(referenced: referenced, keep: keep, before: before)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import ThumbKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The build's output folder on disk: sizes of files, removal of files and of the folders they
+/// leave empty, stray temporary files, and files no catalog row describes.
+///
+/// Only the build's own sub-folders (`ownedFolders`) are ever swept; anything else a user keeps
+/// in the output folder is left alone.
+struct OutputFolder: Sendable {
+    /// The folders the build writes below the output folder.
+    static let ownedFolders = ["bugs", "foods", "app", "ratings"]
+
+    /// A temporary file older than this is removed even when its writer's process id is in use
+    /// (the id may have been reused).
+    static let staleTempAge: TimeInterval = 600
+
+    /// The output folder (absolute, or relative to the current directory).
+    let root: String
+
+    /// `relative` inside the output folder.
+    func absolute(_ relative: String) -> String { root + "/" + relative }
+
+    /// The size of the regular file at `relative`, or nil when there is none.
+    func fileSize(_ relative: String) -> Int? {
+        var info = stat()
+        guard stat(absolute(relative), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Creates the output folder if needed.
+    func create() throws(CatalogError) {
+        do {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        } catch {
+            throw CatalogError.io(path: root, reason: "cannot create the output folder")
+        }
+    }
+
+    /// Removes the file at `relative` and then each parent folder it leaves empty (never the
+    /// output folder itself). Returns whether a file was removed.
+    @discardableResult
+    func remove(_ relative: String) -> Bool {
+        guard OutputNaming.isSafeRelativePath(relative) else { return false }
+        let removed = unlink(absolute(relative)) == 0
+        var folder = (relative as NSString).deletingLastPathComponent
+        while !folder.isEmpty, rmdir(absolute(folder)) == 0 {
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return removed
+    }
+
+    /// Removes temporary files (`.<name>.tmp-<pid>-<n>`, as `FileIO.writeAtomically` names them)
+    /// anywhere below the output folder whose writer is gone: its process no longer exists, or
+    /// the file is older than `staleTempAge`. A concurrent build's files in flight are kept.
+    /// Returns how many were removed.
+    @discardableResult
+    func removeStrayTempFiles(now: Date = Date()) -> Int {
+        var count = 0
+        for relative in files(in: [""], includeHidden: true) {
+            let name = (relative as NSString).lastPathComponent
+            guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { continue }
+            let pidText = name[marker.upperBound...].prefix { $0.isNumber }
+            let pid = Int32(pidText) ?? 0
+            let writerGone = pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH)
+            let old = modificationDate(relative).map { now.timeIntervalSince($0) > Self.staleTempAge } ?? true
+            if writerGone || old, unlink(absolute(relative)) == 0 { count += 1 }
+        }
+        return count
+    }
+
+    /// Removes the files in the owned folders that are not in `referenced` and were last changed
+    /// before `before` (newer ones may belong to a build still running), except `keep`, and
+    /// the folders they leave empty. Hidden files are left to `removeStrayTempFiles`. Returns
+    /// how many were removed.
+    func sweep(referenced: Set<String>, keep: Set<String>, before: Date) -> Int {
+        var count = 0
+        for relative in files(in: Self.ownedFolders, includeHidden: false)
+        where !referenced.contains(relative) && !keep.contains(relative) {
+            guard let changed = modificationDate(relative), changed < before else { continue }
+            if remove(relative) { count += 1 }
+        }
+        return count
+    }
+
+    /// Paths relative to the output folder of the regular files below `folders` (relative; ""
+    /// is the output folder itself), sorted.
+    func files(in folders: [String], includeHidden: Bool) -> [String] {
+        var result: [String] = []
+        for folder in folders {
+            let start = folder.isEmpty ? root : absolute(folder)
+            let prefix = folder.isEmpty ? "" : folder + "/"
+            guard let walker = FileManager.default.enumerator(atPath: start) else { continue }
+            while let item = walker.nextObject() as? String {
+                let relative = prefix + item
+                var info = stat()
+                guard lstat(absolute(relative), &info) == 0 else { continue }
+                let type = info.st_mode & S_IFMT
+                if !includeHidden, (item as NSString).lastPathComponent.hasPrefix(".") {
+                    if type == S_IFDIR { walker.skipDescendants() }
+                    continue
+                }
+                if type == S_IFREG { result.append(relative) }
+            }
+        }
+        return result.sorted()
+    }
+
+    /// When the file at `relative` last changed, or nil.
+    func modificationDate(_ relative: String) -> Date? {
+        var info = stat()
+        guard stat(absolute(relative), &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+}

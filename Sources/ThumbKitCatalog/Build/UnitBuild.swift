@@ -1,0 +1,208 @@
+import Foundation
+import ThumbKit
+
+/// Makes one unit's missing or stale outputs and records them: each source read and decoded
+/// once, every file written atomically, then all the unit's row changes in one transaction.
+///
+/// Crash safety comes from the order: files first, rows second, old files last. A build killed
+/// at any point leaves every row describing a complete file (rebuilt files have new, tagged
+/// names, so a row's file is never overwritten); at worst some files have no row yet, which the
+/// next build rewrites or sweeps.
+struct UnitBuild {
+    let unit: BuildUnit
+    /// The record's rows when the build was planned.
+    let rows: [OutputRecord]
+    let folder: OutputFolder
+    let store: CatalogStore
+    let style: RatingStripStyle
+    /// Threads for the rows of one image.
+    let threads: Int
+
+    /// A made output, waiting for its row.
+    private struct Made {
+        let output: PlannedOutput
+        /// The encoded file (nil for an attached file made elsewhere).
+        let bytes: [UInt8]?
+        let width: Int
+        let height: Int
+    }
+
+    /// Does the work; failures are in the report, never thrown.
+    func run() -> BuildReport {
+        var report = BuildReport()
+        var made: [Made] = []
+        var hashUpdate: ImageRef?
+        var iconNames: [AppIcon.File: String]?
+        let byKey = Dictionary(rows.map { ($0.values.key, $0) }, uniquingKeysWith: { first, _ in first })
+        for group in unit.groups {
+            do {
+                let outputs: [PlannedOutput]
+                switch group.source {
+                case .unavailable:
+                    continue
+                case .none:
+                    outputs = group.plan("")
+                    let todo = outputs.filter { !$0.isCurrent(byKey[$0.key], in: folder) }
+                    made += todo.map { Made(output: $0, bytes: nil, width: $0.width ?? 1, height: $0.height ?? 1) }
+                case .ratingIcons(let icons):
+                    outputs = group.plan(icons.sha256)
+                    let todo = outputs.filter { !$0.isCurrent(byKey[$0.key], in: folder) }
+                    if !todo.isEmpty { made += try strips(todo, icons: icons) }
+                case .image(let path, let recorded):
+                    let bytes = try FileIO.read(path)
+                    let sha = ContentHash.sha256(of: bytes)
+                    if sha != recorded, let image = unit.image, image.path == path {
+                        hashUpdate = ImageRef(path: path, sha256: sha)
+                    }
+                    outputs = group.plan(sha)
+                    let todo = outputs.filter { !$0.isCurrent(byKey[$0.key], in: folder) }
+                    if !todo.isEmpty { made += try resized(todo, from: bytes, path: path) }
+                }
+                report.upToDate +=
+                    outputs.count - outputs.filter { output in made.contains { $0.output.key == output.key } }.count
+                if unit.writesIconContents, outputs.contains(where: { $0.kind == .icon }) {
+                    iconNames = Self.iconFileNames(outputs)
+                }
+            } catch {
+                report.fail(Self.line(error))
+            }
+        }
+        do {
+            if let iconNames { try writeIconContents(iconNames) }
+            report.add(try commit(made, hashUpdate: hashUpdate))
+        } catch {
+            report.fail(Self.line(error))
+        }
+        return report
+    }
+
+    // MARK: Making files
+
+    /// Decodes `bytes` once and makes every output in `todo` from it.
+    private func resized(_ todo: [PlannedOutput], from bytes: [UInt8], path: String) throws -> [Made] {
+        let variants = todo.map { output -> ResizeOptions in
+            guard case .resize(let options, _, _) = output.maker else {
+                preconditionFailure("An image group plans only resized outputs.")
+            }
+            return options
+        }
+        let rendered = try Thumbnailer.render(bytes, path: path, variants: variants, threads: threads)
+        return try zip(todo, rendered.images).map { output, image in
+            guard case .resize(_, let encoding, let opaque) = output.maker else { preconditionFailure() }
+            let final = opaque ? image.flattened(onto: encoding.background) : image
+            return try write(output, final, encoding)
+        }
+    }
+
+    /// Draws the strips in `todo` from the rating icons.
+    private func strips(_ todo: [PlannedOutput], icons: RatingIconSources) throws -> [Made] {
+        let decoded = try icons.decode()
+        var sized: [Int: [RatingStrip.IconState: PixelBuffer]] = [:]
+        return try todo.map { output in
+            guard case .strip(let rating) = output.maker else {
+                preconditionFailure("A strip group plans only strips.")
+            }
+            let scale = output.key.scale
+            if sized[scale] == nil { sized[scale] = RatingStrip.iconSet(decoded, side: style.iconPixels(scale: scale)) }
+            let image = RatingStrip.render(rating, sized: sized[scale]!, style: style, scale: scale)
+            return try write(output, image, EncodeOptions(format: .png))
+        }
+    }
+
+    /// Encodes `image` and writes it under the output's path (temporary name, then rename).
+    private func write(_ output: PlannedOutput, _ image: PixelBuffer, _ encoding: EncodeOptions) throws -> Made {
+        let target = folder.absolute(output.path)
+        let bytes = try ImageEncoders.encode(image, options: encoding, path: target)
+        try FileIO.writeAtomically(bytes, to: target)
+        return Made(output: output, bytes: bytes, width: image.width, height: image.height)
+    }
+
+    /// The icon set's file names, by file.
+    private static func iconFileNames(_ outputs: [PlannedOutput]) -> [AppIcon.File: String] {
+        var names: [AppIcon.File: String] = [:]
+        for output in outputs where output.kind == .icon {
+            if let file = AppIcon.files.first(where: {
+                $0.identifier == output.key.recipe && $0.scale == output.key.scale
+            }) {
+                names[file] = (output.path as NSString).lastPathComponent
+            }
+        }
+        return names
+    }
+
+    /// Writes `Contents.json` when it is missing or different (so a build with nothing to do
+    /// writes nothing).
+    private func writeIconContents(_ names: [AppIcon.File: String]) throws {
+        let data = AppIcon.contentsJSON(fileNames: names)
+        let target = folder.absolute(AppIcon.contentsPath)
+        if let existing = FileManager.default.contents(atPath: target), existing == data { return }
+        try FileIO.writeAtomically([UInt8](data), to: target)
+    }
+
+    // MARK: Recording
+
+    /// Records `made` in one transaction, removes rows no recipe wants, then the files no row
+    /// describes any more.
+    private func commit(_ made: [Made], hashUpdate: ImageRef?) throws -> BuildReport {
+        let record = unit.record
+        let wanted = unit.wantedKeys
+        guard !made.isEmpty || hashUpdate != nil || unit.removesUnwanted else { return BuildReport() }
+        let (report, orphans) = try store.write { tx -> (BuildReport, [String]) in
+            var report = BuildReport()
+            // The record may have gone or changed while its files were made: leave the files to
+            // the next build's sweep.
+            switch record.kind {
+            case .bug:
+                guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path else {
+                    return (report, [])
+                }
+                if let hashUpdate, bug.image == unit.image { try tx.setImage(bugID: record.id, image: hashUpdate) }
+            case .food:
+                guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path else {
+                    return (report, [])
+                }
+                if let hashUpdate, food.image == unit.image { try tx.setImage(foodID: record.id, image: hashUpdate) }
+            case .app:
+                break
+            }
+            var candidates: [String] = []
+            for item in made {
+                let output = item.output
+                let size: Int
+                if let bytes = item.bytes {
+                    // A concurrent build's sweep may have taken the file: the lock is held now.
+                    if folder.fileSize(output.path) != bytes.count {
+                        try FileIO.writeAtomically(bytes, to: folder.absolute(output.path))
+                    }
+                    size = bytes.count
+                } else if let existing = folder.fileSize(output.path) {
+                    size = existing
+                } else {
+                    report.fail("\(folder.absolute(output.path)): the shared file is missing; run the build again")
+                    continue
+                }
+                if let old = try tx.output(output.key), old.path != output.path { candidates.append(old.path) }
+                try tx.upsertOutput(
+                    OutputValues(
+                        record: record, recipe: output.key.recipe, kind: output.kind, scale: output.key.scale,
+                        path: output.path, width: item.width, height: item.height, format: output.format, bytes: size,
+                        sourceSHA256: output.sourceSHA256))
+                report.made += 1
+            }
+            if unit.removesUnwanted {
+                let removed = try tx.deleteOutputs(for: record, keeping: wanted)
+                report.removed += removed.count
+                candidates += removed.map(\.path)
+            }
+            let orphans = try Set(candidates).filter { try !tx.isOutputPathReferenced($0) }
+            return (report, orphans.sorted())
+        }
+        for path in orphans { folder.remove(path) }
+        return report
+    }
+
+    /// `<path>: <reason>` for any error the build meets.
+    static func line(_ error: any Error) -> String {
+        String(describing: error)
+    }
+}

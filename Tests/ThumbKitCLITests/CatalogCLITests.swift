@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+import ThumbKit
+import ThumbKitCatalog
+
+@testable import ThumbKitCLI
+
+/// A temporary folder with a small catalog import file and real images, removed at the end.
+final class CLIWorkspace {
+    let root: String
+
+    init() throws {
+        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("thumbkit-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    func path(_ relative: String) -> String { root + "/" + relative }
+
+    /// A small PNG (or JPEG) whose colours depend on `seed`.
+    @discardableResult
+    func image(_ relative: String, side: Int = 48, seed: Int = 1, format: ImageFormat = .png) throws -> String {
+        var buffer = PixelBuffer(width: side, height: side)
+        for y in 0..<side {
+            for x in 0..<side {
+                buffer[x, y] = RGBA(UInt8((x * 5 + seed * 60) % 256), UInt8((y * 5) % 256), UInt8(seed * 30 % 256))
+            }
+        }
+        let full = path(relative)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(try ImageEncoders.encode(buffer, options: EncodeOptions(format: format))).write(
+            to: URL(fileURLWithPath: full))
+        return full
+    }
+
+    /// Writes `text` at `relative`.
+    @discardableResult
+    func write(_ relative: String, _ text: String) throws -> String {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path(relative)))
+        return path(relative)
+    }
+
+    /// Two bugs (one with a bad rating), a food found by name, rating icons.
+    func importFile() throws -> String {
+        try image("img/potato.png", seed: 1)
+        try image("img/beetle.jpg", seed: 2, format: .jpeg)
+        try image("img/Chicken Marsala.png", seed: 3)
+        try image("icons/empty.png", side: 16, seed: 4)
+        try image("icons/full.png", side: 16, seed: 5)
+        return try write(
+            "catalog.json",
+            """
+            {"categories": ["Chicken"],
+             "bugs": [{"title": "Potato Bug", "rating": 3.5, "image": "img/potato.png"},
+                      {"title": "Bad", "rating": 7, "image": "img/potato.png"},
+                      {"title": "Beetle", "rating": 1, "image": "img/beetle.jpg"}],
+             "foods": [{"category": "Chicken", "name": "Chicken Marsala"}],
+             "imagesDir": "img",
+             "ratingIcons": {"empty": "icons/empty.png", "full": "icons/full.png"}}
+            """)
+    }
+}
+
+/// The catalog commands run in-process through `CLI.run`.
+struct CatalogCLITests {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+
+        init(_ argv: [String], terminal: Bool = false) async {
+            let out = TextOutput(capturingAsTerminal: terminal)
+            let err = TextOutput()
+            status = await CLI.run(argv, commands: ThumbKitCommands.all, stdout: out, stderr: err, environment: [:])
+            stdout = out.text
+            stderr = err.text
+        }
+    }
+
+    /// `--catalog` and `--out` inside `workspace`.
+    static func paths(_ workspace: CLIWorkspace) -> [String] {
+        ["--catalog", workspace.path("c.sqlite"), "--out", workspace.path("out")]
+    }
+
+    @Test func importBuildRateShowExportAndSiteWorkTogether() async throws {
+        let workspace = try CLIWorkspace()
+        let file = try workspace.importFile()
+        let catalog = ["--catalog", workspace.path("c.sqlite")]
+
+        let imported = await Run(["catalog", "import", file] + catalog)
+        #expect(imported.status == 1)
+        #expect(imported.stderr == "thumbkit: \(file): bugs[1]: rating 7 is not between 0 and 5 in steps of 0.5\n")
+        #expect(imported.stdout.hasPrefix("bugs: 2 added, 0 updated, 0 unchanged; foods: 1 added"))
+
+        let first = await Run(["build", "--json"] + Self.paths(workspace))
+        #expect(first.status == 0 && first.stderr.isEmpty)
+        let report = try JSONDecoder().decode(BuildReport.self, from: Data(first.stdout.utf8))
+        #expect(report.made == 2 * (5 + 3) + 4 + 33 && report.failed == 0)
+        let second = await Run(["build"] + Self.paths(workspace))
+        #expect(second.stdout == "0 made, \(report.made) up to date, 0 removed, 0 failed\n")
+
+        let rated = await Run(["catalog", "rate", "1", "4.5"] + Self.paths(workspace))
+        #expect(rated.status == 0)
+        #expect(rated.stdout == "bug:1 Potato Bug: rating 4.5\noutputs: 3 made, 5 up to date, 3 removed, 0 failed\n")
+
+        let shown = await Run(["catalog", "show", "1"] + catalog)
+        #expect(shown.status == 0)
+        #expect(shown.stdout.contains("  rating   ★★★★½ 4.5  above average (all 2 bugs: min 1, average 2.75, max 4.5)"))
+        #expect(shown.stdout.contains("  outputs  8 files, "))
+        let colored = await Run(["catalog", "show", "2"] + catalog, terminal: true)
+        #expect(colored.stdout.contains("\u{1B}[31mbelow average\u{1B}[0m"))
+
+        let exported = await Run(["catalog", "export"] + catalog)
+        let document = try JSONDecoder().decode(CatalogDocument.self, from: Data(exported.stdout.utf8))
+        #expect(document.bugs.map(\.title) == ["Potato Bug", "Beetle"])
+        #expect(document.bugs[0].outputs?.filter { $0.kind == .rating }.count == 3)
+
+        let site = await Run(["site", workspace.path("site")] + Self.paths(workspace))
+        #expect(site.status == 0 && site.stdout.hasPrefix("site: \(workspace.path("site"))/index.html ("))
+        #expect(FileManager.default.fileExists(atPath: workspace.path("site/bugs/1.html")))
+    }
+
+    @Test func setImageRemakesTheOutputsAndRemovesTheOldFiles() async throws {
+        let workspace = try CLIWorkspace()
+        _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", workspace.path("c.sqlite")])
+        _ = await Run(["build"] + Self.paths(workspace))
+        let store = try CatalogStore(path: workspace.path("c.sqlite"))
+        let old = try store.outputs(for: .bug(2)).filter { $0.kind != .rating }
+        let picture = try workspace.image("img/new.jpg", side: 30, seed: 9, format: .jpeg)
+        let run = await Run(["catalog", "set-image", "bug:2", picture] + Self.paths(workspace))
+        #expect(run.status == 0)
+        #expect(run.stdout.hasSuffix("outputs: 5 made, 3 up to date, 0 removed, 0 failed\n"))
+        for row in old { #expect(!FileManager.default.fileExists(atPath: workspace.path("out/" + row.path))) }
+        #expect(try store.outputs(for: .bug(2)).count == 8)
+    }
+
+    @Test(arguments: [
+        (["catalog", "rate", "1", "7"], "thumbkit: error: invalid rating '7': expected 0 to 5 in steps of 0.5\n"),
+        (["catalog", "rate", "food:1", "3"], "thumbkit: error: only bugs have ratings, not food 1\n"),
+        (["catalog", "show", "bug"], "thumbkit: error: invalid record 'bug': expected N, bug:N or food:N\n"),
+    ])
+    func badArgumentsAreUsageErrors(argv: [String], message: String) async throws {
+        let workspace = try CLIWorkspace()
+        let run = await Run(argv + ["--catalog", workspace.path("c.sqlite")])
+        #expect(run.status == 2 && run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix(message))
+    }
+
+    @Test func aMissingCatalogOrRecordIsAFailureNotACrash() async throws {
+        let workspace = try CLIWorkspace()
+        let missing = await Run(["catalog", "list", "--catalog", workspace.path("none.sqlite")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("thumbkit: \(workspace.path("none.sqlite")): no catalog here"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("none.sqlite")))
+        _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", workspace.path("c.sqlite")])
+        let noBug = await Run(["catalog", "show", "99", "--catalog", workspace.path("c.sqlite")])
+        #expect(noBug.status == 1 && noBug.stderr == "thumbkit: bug 99: no bug with id 99\n")
+        let notImage = await Run(
+            [
+                "catalog", "set-image", "1", try workspace.write("x.png", "text"), "--catalog",
+                workspace.path("c.sqlite"),
+            ])
+        #expect(
+            notImage.status == 1 && notImage.stderr == "thumbkit: \(workspace.path("x.png")): not a PNG or JPEG file\n")
+    }
+
+    @Test func aFailedRecordMakesTheBuildExitOneWithItsLineOnStderr() async throws {
+        let workspace = try CLIWorkspace()
+        _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", workspace.path("c.sqlite")])
+        // Truncate a source behind the catalog's back.
+        try workspace.write("img/beetle.jpg", "\u{FF}\u{D8}\u{FF}")
+        let run = await Run(["build", "--json"] + Self.paths(workspace))
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("thumbkit: \(workspace.path("img/beetle.jpg")): "))
+        let report = try JSONDecoder().decode(BuildReport.self, from: Data(run.stdout.utf8))
+        #expect(report.failed == 1 && report.made > 0)
+    }
+}
