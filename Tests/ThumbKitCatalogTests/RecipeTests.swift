@@ -14,7 +14,7 @@ struct RecipeTests {
     @Test func theIdentifierSpellsOutEveryOption() throws {
         #expect(
             try Self.base().identifier
-                == "recipe/v1?name=bug-list,record=bug,kind=list,pt=44x44,mode=fill,scales=1-2-3,fmt=jpeg,q=85")
+                == "recipe/v2?name=bug-list,record=bug,kind=list,pt=44x44,mode=fill,scales=1-2-3,fmt=jpeg,q=85")
     }
 
     /// Each row changes exactly one option of `base()`.

@@ -7,7 +7,7 @@
 ///   "bugs": [{"id": 1, "title": "Potato Bug", "rating": 3.5, "image": "img/potato.jpg",
 ///             "imageSHA256": "…", "outputs": [{"path": "bugs/1-potato-bug/bug-list@2x.jpg",
 ///             "width": 88, "height": 88, "scale": 2, "kind": "list", "format": "jpeg",
-///             "bytes": 5120, "recipe": "recipe/v1?…"}]}],
+///             "bytes": 5120, "recipe": "recipe/v2?…"}]}],
 ///   "foods": [{"id": 1, "category": "Chicken", "name": "Chicken Marsala",
 ///              "image": "img/Chicken Marsala.png", "outputs": []}],
 ///   "imagesDir": "img",

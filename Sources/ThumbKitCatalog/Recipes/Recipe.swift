@@ -78,11 +78,12 @@ public struct Recipe: Sendable, Hashable, Codable {
         self.quality = quality
     }
 
-    /// `recipe/v1?name=bug-list,record=bug,kind=list,pt=44x44,mode=fill,scales=1-2-3,fmt=jpeg,q=85`.
-    /// Names every option with explicit formatting; stable across releases (a format change
-    /// bumps `v1`). Outputs are keyed by it.
+    /// `recipe/v2?name=bug-list,record=bug,kind=list,pt=44x44,mode=fill,scales=1-2-3,fmt=jpeg,q=85`.
+    /// Names every option with explicit formatting; stable across releases. The version is
+    /// bumped whenever the pixels or bytes made for the same options change, so catalogs rebuild:
+    /// v2 = colour-managed decoding and PNG outputs tagged with an sRGB chunk.
     public var identifier: String {
-        "recipe/v1?name=\(name),record=\(recordKind.rawValue),kind=\(outputKind.rawValue),pt=\(size.text)"
+        "recipe/v2?name=\(name),record=\(recordKind.rawValue),kind=\(outputKind.rawValue),pt=\(size.text)"
             + ",mode=\(mode.rawValue),scales=\(scales.map(String.init).joined(separator: "-"))"
             + ",fmt=\(format.rawValue),q=\(quality)"
     }
