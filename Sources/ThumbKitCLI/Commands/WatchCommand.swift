@@ -57,6 +57,10 @@ enum WatchCommand: Command {
         let json = arguments.flag("json")
         let recipes = try arguments.value("recipes").map { try RecipeBook.load(path: $0) } ?? .defaults
 
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isFolder), isFolder.boolValue else {
+            throw WatchError.io(path: inbox, reason: "no such folder")
+        }
         // Hold the lock before anything else touches the inbox.
         let lock = try WatchLock.acquire(inbox: inbox)
         let store = try CatalogStore(path: catalogPath)
