@@ -9,8 +9,9 @@ import ThumbKit
 /// any point is finished or undone by the next run. The order of one ingest:
 ///
 /// 1. read the file (refusing it over the size limit) and hash the bytes read (SHA-256);
-/// 2. ask the catalog: the same (path, hash) already `imported` or `skipped` → skip; the record
-///    already has an image with this hash → skip, remembering the file as a duplicate;
+/// 2. ask the catalog: the same (path, hash) already `imported` or `skipped` → skip (silently
+///    when the file has not been written since, as after a restart's scan); the record already
+///    has an image with this hash → skip, remembering the file as a duplicate;
 /// 3. validate: header, limits, a decode (JPEGs at 1/8 scale), codec warnings fatal; a failure
 ///    rejects the file before the catalog is touched;
 /// 4. one transaction: create or update the record (image, sidecar rating, new category) and
@@ -114,6 +115,11 @@ public struct InboxIngestor: Sendable {
         var pendingUndo: IngestUndo?
         switch known.row?.status {
         case .imported?, .skipped?:
+            if let row = known.row, let stamp = FileStamp.of(source),
+                Double(stamp.changed) / 1e9 < row.processedAt.timeIntervalSince1970
+            {
+                return []  // Untouched since it was handled (a scan after a restart): nothing to say.
+            }
             let what = known.row?.record.map { " as \($0)" } ?? ""
             return [IngestEvent(.skipped, path: shown(relativePath), record: known.row?.record?.description, reason: "already ingested\(what)")]
         case .pending?:

@@ -175,15 +175,19 @@ public final class WatchSession {
         }
     }
 
-    /// A file that may be complete: start (or restart) its settle wait, unless it is not ours,
-    /// unchanged since it was processed, or being processed (then it is taken again after).
-    private func consider(_ path: String, now: Double) {
+    /// A file that may be complete: start (or, after a new event, restart) its settle wait,
+    /// unless it is not ours, unchanged since it was processed, or being processed (then it is
+    /// taken again after). A scan leaves a waiting file's clock alone: the observations
+    /// already notice any change, and a poll as frequent as the settle time would otherwise
+    /// never let it settle.
+    private func consider(_ path: String, now: Double, fromScan: Bool = false) {
         if isOwn(path) { return }
         switch InboxLayout.classify(path) {
         case .image, .sidecar:
+            if fromScan && tracker.contains(path) { return }
             if let stamp = known[path], FileStamp.of(ingestor.absolute(path)) == stamp { return }
             if inFlight[path] != nil {
-                dirty.insert(path)
+                if !fromScan { dirty.insert(path) }  // A scan's news is checked at completion anyway.
                 return
             }
             tracker.touch(path, now: now)  // When full, `overflowed` makes a later rescan find it.
@@ -208,7 +212,7 @@ public final class WatchSession {
                     emit(IngestEvent(.failed, path: ingestor.shown(path), reason: reason))
                 }
             case .file(let path):
-                consider(path, now: now)
+                consider(path, now: now, fromScan: true)
             case .skipped(let path, let reason):
                 if !isOwn(path) { notice(path, reason: reason) }
             }
