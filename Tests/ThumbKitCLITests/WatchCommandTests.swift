@@ -85,7 +85,8 @@ struct WatchCommandTests {
         watcher.send(SIGTERM)
         #expect(watcher.exitStatus() == 0)
         #expect(!watcher.wasKilledBySignal)
-        #expect(watcher.paths(.rejected).isDisjoint(with: good.map(shown)), "a good file was rejected: \(watcher.stderr)")
+        #expect(
+            watcher.paths(.rejected).isDisjoint(with: good.map(shown)), "a good file was rejected: \(watcher.stderr)")
         #expect(watcher.events.last?.event == .stopped)
 
         let view = try site.view()
@@ -103,8 +104,11 @@ struct WatchCommandTests {
     }
 
     @Test(arguments: [("committed", 4, false), ("built", 6, false), ("moved", 3, true)])
-    func aWatcherKilledMidIngestEndsLikeAnUninterruptedRunAfterARestart(phase: String, count: Int, moveDone: Bool) throws {
-        let options = ["--settle", "0", "-j", "1", "--recipes", "recipes.json"] + (moveDone ? ["--move-done", "done"] : [])
+    func aWatcherKilledMidIngestEndsLikeAnUninterruptedRunAfterARestart(phase: String, count: Int, moveDone: Bool)
+        throws
+    {
+        let options =
+            ["--settle", "0", "-j", "1", "--recipes", "recipes.json"] + (moveDone ? ["--move-done", "done"] : [])
         let reference = try WatchSite(small: true)
         try reference.dropCrashBatch()
         let uninterrupted = try reference.start(options + ["--once"])
@@ -112,7 +116,8 @@ struct WatchCommandTests {
 
         let site = try WatchSite(small: true)
         try site.dropCrashBatch()
-        let crashed = try site.start(options + ["--once"], environment: ["THUMBKIT_WATCH_CRASH_AT": "\(phase):\(count)"])
+        let crashed = try site.start(
+            options + ["--once"], environment: ["THUMBKIT_WATCH_CRASH_AT": "\(phase):\(count)"])
         #expect(crashed.exitStatus() == SIGKILL)
         #expect(crashed.wasKilledBySignal)
         let restarted = try site.start(options + ["--once"])
@@ -195,7 +200,8 @@ struct WatchCommandTests {
     func badTimingOptionsAreUsageErrors(options: [String]) async throws {
         let out = TextOutput()
         let err = TextOutput()
-        let status = await CLI.run(["watch", "inbox"] + options, commands: ThumbKitCommands.all, stdout: out, stderr: err)
+        let status = await CLI.run(
+            ["watch", "inbox"] + options, commands: ThumbKitCommands.all, stdout: out, stderr: err)
         #expect(status == 2)
         #expect(err.text.contains("error: "))
     }

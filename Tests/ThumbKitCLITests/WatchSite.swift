@@ -49,7 +49,8 @@ final class WatchSite {
         try drop("bugs/Bug 2.json", Array(#"{"rating": 4}"#.utf8))
         for index in 1...10 {
             let category = ["Soup", "Pasta", "Drinks"][index % 3]
-            let bytes = index % 2 == 0 ? GeneratedImages.png(seed: 600 + index) : GeneratedImages.jpeg(seed: 600 + index)
+            let bytes =
+                index % 2 == 0 ? GeneratedImages.png(seed: 600 + index) : GeneratedImages.jpeg(seed: 600 + index)
             try drop("foods/\(category)/Food \(index).\(index % 2 == 0 ? "png" : "jpg")", bytes)
         }
         try drop("bugs/Bug 1.jpeg", GeneratedImages.jpeg(seed: 501))
@@ -101,15 +102,20 @@ struct CatalogView: Equatable, CustomStringConvertible {
                     referenced.insert(row.path)
                     let attributes = try? FileManager.default.attributesOfItem(atPath: out + "/" + row.path)
                     let size = (attributes?[.size] as? NSNumber)?.intValue
-                    if size != row.bytes { problems.append("\(row.path): listed with \(row.bytes) bytes, found \(size.map(String.init) ?? "none")") }
+                    if size != row.bytes {
+                        problems.append(
+                            "\(row.path): listed with \(row.bytes) bytes, found \(size.map(String.init) ?? "none")")
+                    }
                     return "\(row.recipe)|\(row.scale)|\(row.width)x\(row.height)|\(row.kind.rawValue)"
                 }.sorted()
             }
             for bug in try tx.bugs() {
-                records["bug:" + bug.title] = Record(rating: bug.rating.description, imageSHA256: bug.image?.sha256, outputs: try outputs(bug.ref))
+                records["bug:" + bug.title] = Record(
+                    rating: bug.rating.description, imageSHA256: bug.image?.sha256, outputs: try outputs(bug.ref))
             }
             for food in try tx.foods() {
-                records["food:\(food.category)/\(food.name)"] = Record(rating: "", imageSHA256: food.image?.sha256, outputs: try outputs(food.ref))
+                records["food:\(food.category)/\(food.name)"] = Record(
+                    rating: "", imageSHA256: food.image?.sha256, outputs: try outputs(food.ref))
             }
             for row in try tx.ingestedFiles() { statusCounts[row.status.rawValue, default: 0] += 1 }
             pending = statusCounts["pending"] ?? 0
@@ -117,7 +123,9 @@ struct CatalogView: Equatable, CustomStringConvertible {
         if let walker = FileManager.default.enumerator(atPath: out) {
             for case let path as String in walker {
                 var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: out + "/" + path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+                guard FileManager.default.fileExists(atPath: out + "/" + path, isDirectory: &isFolder),
+                    !isFolder.boolValue
+                else { continue }
                 if (path as NSString).lastPathComponent.hasPrefix(".") {
                     hiddenLeftovers.append(path)
                 } else if !referenced.contains(path) {
@@ -127,7 +135,9 @@ struct CatalogView: Equatable, CustomStringConvertible {
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: inbox + "/.rejected")) ?? []
         rejected = names.filter { !$0.hasSuffix(".error.txt") }.sorted()
-        for name in rejected where !names.contains(name + ".error.txt") { problems.append("\(name): rejected without a note") }
+        for name in rejected where !names.contains(name + ".error.txt") {
+            problems.append("\(name): rejected without a note")
+        }
     }
 
     static func == (a: CatalogView, b: CatalogView) -> Bool {

@@ -106,20 +106,24 @@ struct InboxIngestorTests {
         #expect(outputs.allSatisfy { $0.sourceSHA256 == newSHA })
     }
 
-    @Test(arguments: [
-        ("bugs/Text.jpg", Array("hello, not an image".utf8), "not a PNG or JPEG"),
-        ("bugs/Empty.png", [], "empty file"),
-        ("bugs/Cut.jpg", Array(GeneratedImages.jpeg(seed: 7).prefix(300)), nil),
-        ("bugs/Signature.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], nil),
-    ] as [(String, [UInt8], String?)])
-    func aBadFileIsRejectedWithItsReasonAndTheCatalogIsUntouched(path: String, bytes: [UInt8], reasonPart: String?) throws {
+    @Test(
+        arguments: [
+            ("bugs/Text.jpg", Array("hello, not an image".utf8), "not a PNG or JPEG"),
+            ("bugs/Empty.png", [], "empty file"),
+            ("bugs/Cut.jpg", Array(GeneratedImages.jpeg(seed: 7).prefix(300)), nil),
+            ("bugs/Signature.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], nil),
+        ] as [(String, [UInt8], String?)])
+    func aBadFileIsRejectedWithItsReasonAndTheCatalogIsUntouched(path: String, bytes: [UInt8], reasonPart: String?)
+        throws
+    {
         let inbox = try Inbox()
         try inbox.drop(path, bytes)
         let events = inbox.ingestor.ingest(path)
         #expect(events.map(\.event) == [.rejected])
         let name = (path as NSString).lastPathComponent
         #expect(inbox.rejectedNames() == [name, name + ".error.txt"])
-        let note = try String(contentsOfFile: inbox.workspace.path("inbox/.rejected/\(name).error.txt"), encoding: .utf8)
+        let note = try String(
+            contentsOfFile: inbox.workspace.path("inbox/.rejected/\(name).error.txt"), encoding: .utf8)
         let firstLine = note.split(separator: "\n").first.map(String.init) ?? ""
         #expect(firstLine.hasPrefix("\(path): "))
         #expect(firstLine.count > path.count + 2)
@@ -171,7 +175,8 @@ struct InboxIngestorTests {
         try inbox.store.write { tx in
             let change = try InboxIngestor.apply(
                 .bug(title: "Moth"), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
-            try tx.recordIngest(path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
+            try tx.recordIngest(
+                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
         }
         #expect(inbox.ingestor.recoverPending().isEmpty)  // The file is there: the scan redoes it.
         #expect(inbox.ingestor.ingest("bugs/Moth.jpg").map(\.event) == [.ingested])
@@ -188,7 +193,8 @@ struct InboxIngestorTests {
         try inbox.store.write { tx in
             let change = try InboxIngestor.apply(
                 .bug(title: "Gone"), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
-            try tx.recordIngest(path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
+            try tx.recordIngest(
+                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
         }
         let events = inbox.ingestor.recoverPending()
         #expect(events.map(\.event) == [.recovered])
@@ -198,7 +204,8 @@ struct InboxIngestorTests {
 
     @Test func undoDataSurvivesTheTripThroughThePendingRow() {
         let undo = IngestUndo(
-            created: false, image: ImageRef(path: "/in/bugs/a b.jpg", sha256: String(repeating: "a", count: 64)), rating: 2.5)
+            created: false, image: ImageRef(path: "/in/bugs/a b.jpg", sha256: String(repeating: "a", count: 64)),
+            rating: 2.5)
         #expect(IngestUndo(reasonText: undo.reasonText) == undo)
         #expect(IngestUndo(reasonText: "not undo data") == nil)
     }

@@ -53,6 +53,8 @@ struct InboxLayoutTests {
 
     @Test func theSidecarOfABugSitsBesideItsImage() {
         #expect(InboxLayout.sidecarPath(forBugTitle: "Potato Bug") == "bugs/Potato Bug.json")
-        #expect(InboxLayout.classify(InboxLayout.sidecarPath(forBugTitle: "Potato Bug")) == .sidecar(bugTitle: "Potato Bug"))
+        #expect(
+            InboxLayout.classify(InboxLayout.sidecarPath(forBugTitle: "Potato Bug")) == .sidecar(bugTitle: "Potato Bug")
+        )
     }
 }

@@ -93,7 +93,8 @@ struct InotifyEventTests {
 
     @Test func aFolderRenamedAwayIsNoLongerWatched() throws {
         let workspace = try TestWorkspace()
-        try FileManager.default.createDirectory(atPath: workspace.path("inbox/foods/Pasta"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: workspace.path("inbox/foods/Pasta"), withIntermediateDirectories: true)
         let watcher = try InotifyWatcher(root: workspace.path("inbox"))
         for folder in ["", "foods", "foods/Pasta"] { #expect(watcher.watch(folder: folder) == nil) }
         rename(workspace.path("inbox/foods/Pasta"), workspace.path("Pasta-elsewhere"))

@@ -38,7 +38,9 @@ struct WatchSessionTests {
 
     @Test func onceModeHandlesEveryFileEvenPastThePendingLimit() throws {
         let workspace = try TestWorkspace()
-        for index in 1...12 { try workspace.write("inbox/bugs/Bug \(index).jpg", GeneratedImages.jpeg(width: 16, height: 12, seed: index)) }
+        for index in 1...12 {
+            try workspace.write("inbox/bugs/Bug \(index).jpg", GeneratedImages.jpeg(width: 16, height: 12, seed: index))
+        }
         let store = try workspace.store()
         let log = Log()
         let options = WatchOptions(settleSeconds: 0, jobs: 2, once: true, maxPending: 3)
@@ -51,7 +53,10 @@ struct WatchSessionTests {
 
     @Test func aRestartScanOfHandledFilesIsSilent() throws {
         let workspace = try TestWorkspace()
-        for index in 1...3 { try workspace.write("inbox/foods/Soup/Soup \(index).png", GeneratedImages.png(width: 16, height: 12, seed: index)) }
+        for index in 1...3 {
+            try workspace.write(
+                "inbox/foods/Soup/Soup \(index).png", GeneratedImages.png(width: 16, height: 12, seed: index))
+        }
         let store = try workspace.store()
         let options = WatchOptions(settleSeconds: 0, jobs: 1, once: true)
         let first = try session(workspace, options, store: store, control: WatchControl(), log: Log()).run()

@@ -34,12 +34,24 @@ enum WatchCommand: Command {
             .value("catalog", valueName: "path", help: "The catalog database.", default: "thumbkit.sqlite"),
             .value("out", valueName: "dir", help: "The output folder.", default: "thumbkit-out"),
             .value("recipes", valueName: "file", help: "A recipe file changing or adding to the built-in recipes."),
-            .value("settle", valueName: "seconds", help: "How long a file must stay unchanged before it is taken.", default: "1"),
-            .value("poll", valueName: "seconds", help: "Scan every SECONDS instead of using inotify (network file systems)."),
-            .value("jobs", short: "j", valueName: "n", help: "Files processed in parallel.", defaultHelp: "active processors"),
-            .value("move-done", valueName: "dir", help: "Move processed sources here, keeping their inbox path (default: leave them)."),
-            .value("max-pixels", valueName: "n", help: "Reject images with more pixels.", default: String(ImageLimits.defaultMaxPixels)),
-            .value("max-file-bytes", valueName: "n", help: "Reject larger files.", default: String(ImageLimits.defaultMaxFileBytes)),
+            .value(
+                "settle", valueName: "seconds", help: "How long a file must stay unchanged before it is taken.",
+                default: "1"),
+            .value(
+                "poll", valueName: "seconds",
+                help: "Scan every SECONDS instead of using inotify (network file systems)."),
+            .value(
+                "jobs", short: "j", valueName: "n", help: "Files processed in parallel.",
+                defaultHelp: "active processors"),
+            .value(
+                "move-done", valueName: "dir",
+                help: "Move processed sources here, keeping their inbox path (default: leave them)."),
+            .value(
+                "max-pixels", valueName: "n", help: "Reject images with more pixels.",
+                default: String(ImageLimits.defaultMaxPixels)),
+            .value(
+                "max-file-bytes", valueName: "n", help: "Reject larger files.",
+                default: String(ImageLimits.defaultMaxFileBytes)),
             .flag("once", help: "Process what is in the inbox now, then exit (1 if any file failed)."),
             .flag("json", help: "Log events as JSON lines on stderr, and the summary as JSON on stdout."),
         ])

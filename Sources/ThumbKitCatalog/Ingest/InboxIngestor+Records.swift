@@ -51,7 +51,8 @@ extension InboxIngestor {
     /// Puts `record` back as `undoData` says and marks the file's row `failed` with `reason`,
     /// in one transaction; then removes the files of a deleted record's outputs, or rebuilds
     /// the restored image's outputs. Returns a `failed` event if the catalog refused.
-    func undo(_ record: RecordRef, _ undoData: IngestUndo, source: String, sha: String, reason: String) -> [IngestEvent] {
+    func undo(_ record: RecordRef, _ undoData: IngestUndo, source: String, sha: String, reason: String) -> [IngestEvent]
+    {
         var removed: [OutputRecord] = []
         var restored = false
         do {
@@ -88,7 +89,10 @@ extension InboxIngestor {
                     path: source, sha256: sha, record: undoData.created ? nil : record, status: .failed, reason: reason)
             }
         } catch {
-            return [IngestEvent(.failed, path: shown(absolute: source), record: record.description, reason: "cannot undo: \(error)")]
+            return [
+                IngestEvent(
+                    .failed, path: shown(absolute: source), record: record.description, reason: "cannot undo: \(error)")
+            ]
         }
         var folders = Set<String>()
         for output in removed {
@@ -132,7 +136,9 @@ extension InboxIngestor {
         }
         guard let changed else { return [] }
         let report = builder.build(only: [changed])
-        var events = [IngestEvent(.rated, path: shown(relativePath), record: changed.description, reason: "rating \(rating)")]
+        var events = [
+            IngestEvent(.rated, path: shown(relativePath), record: changed.description, reason: "rating \(rating)")
+        ]
         if report.failed > 0 {
             events.append(
                 IngestEvent(
@@ -164,7 +170,8 @@ extension InboxIngestor {
             let undoData = IngestUndo(reasonText: row.reason) ?? IngestUndo(created: false)
             guard let record = row.record else {
                 _ = try? store.write { tx in
-                    try tx.recordIngest(path: row.path, sha256: row.sha256, record: nil, status: .failed, reason: "vanished")
+                    try tx.recordIngest(
+                        path: row.path, sha256: row.sha256, record: nil, status: .failed, reason: "vanished")
                 }
                 continue
             }

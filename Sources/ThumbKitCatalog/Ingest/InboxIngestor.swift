@@ -108,7 +108,9 @@ public struct InboxIngestor: Sendable {
         // 2. What the catalog already knows.
         let known: (row: IngestedFile?, record: (ref: RecordRef, image: ImageRef?)?)
         do {
-            known = try store.read { tx in (try tx.ingestedFile(path: source, sha256: sha), try Self.find(target, in: tx)) }
+            known = try store.read { tx in
+                (try tx.ingestedFile(path: source, sha256: sha), try Self.find(target, in: tx))
+            }
         } catch {
             return [IngestEvent(.failed, path: shown(relativePath), reason: "catalog: \(error)")]
         }
@@ -121,7 +123,11 @@ public struct InboxIngestor: Sendable {
                 return []  // Untouched since it was handled (a scan after a restart): nothing to say.
             }
             let what = known.row?.record.map { " as \($0)" } ?? ""
-            return [IngestEvent(.skipped, path: shown(relativePath), record: known.row?.record?.description, reason: "already ingested\(what)")]
+            return [
+                IngestEvent(
+                    .skipped, path: shown(relativePath), record: known.row?.record?.description,
+                    reason: "already ingested\(what)")
+            ]
         case .pending?:
             pendingUndo = known.row.flatMap { IngestUndo(reasonText: $0.reason) }
         case .failed?, nil:
@@ -130,7 +136,9 @@ public struct InboxIngestor: Sendable {
                 _ = try? store.write { tx in
                     try tx.recordIngest(path: source, sha256: sha, record: record.ref, status: .skipped, reason: reason)
                 }
-                return [IngestEvent(.skipped, path: shown(relativePath), record: record.ref.description, reason: reason)]
+                return [
+                    IngestEvent(.skipped, path: shown(relativePath), record: record.ref.description, reason: reason)
+                ]
             }
         }
 
@@ -162,7 +170,8 @@ public struct InboxIngestor: Sendable {
         do {
             change = try store.write { tx in
                 let change = try Self.apply(
-                    target, image: ImageRef(path: imagePath, sha256: sha), rating: rating, pendingUndo: pendingUndo, in: tx)
+                    target, image: ImageRef(path: imagePath, sha256: sha), rating: rating, pendingUndo: pendingUndo,
+                    in: tx)
                 try tx.recordIngest(
                     path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
                 return change
@@ -189,7 +198,8 @@ public struct InboxIngestor: Sendable {
         }
 
         // 6 and 7. Outputs, then done.
-        return events + finish(relativePath, record: change.record, undo: change.undo, source: source, image: imagePath, sha: sha)
+        return events
+            + finish(relativePath, record: change.record, undo: change.undo, source: source, image: imagePath, sha: sha)
     }
 
     /// Builds the record's outputs and marks the row `imported`; on a build failure, undoes the
@@ -212,7 +222,9 @@ public struct InboxIngestor: Sendable {
             }
         } catch {
             // The row stays `pending`: the next run redoes the (idempotent) steps and marks it.
-            return [IngestEvent(.failed, path: shown(relativePath), record: record.description, reason: "catalog: \(error)")]
+            return [
+                IngestEvent(.failed, path: shown(relativePath), record: record.description, reason: "catalog: \(error)")
+            ]
         }
         return [
             IngestEvent(
@@ -233,8 +245,14 @@ public struct InboxIngestor: Sendable {
             }
         }
         do {
-            let target = try rejected.reject(path, name: (relativePath as NSString).lastPathComponent, reason: reason, origin: relativePath, sha256: sha)
-            return [IngestEvent(.rejected, path: shown(relativePath), record: record?.description, reason: reason, movedTo: target)]
+            let target = try rejected.reject(
+                path, name: (relativePath as NSString).lastPathComponent, reason: reason, origin: relativePath,
+                sha256: sha)
+            return [
+                IngestEvent(
+                    .rejected, path: shown(relativePath), record: record?.description, reason: reason,
+                    movedTo: shown(absolute: target))
+            ]
         } catch {
             return [
                 IngestEvent(

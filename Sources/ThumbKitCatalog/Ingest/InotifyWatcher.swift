@@ -56,7 +56,8 @@ final class InotifyWatcher: InboxWatching {
         let wd = inotify_add_watch(fd, full, Self.mask)
         guard wd >= 0 else {
             if errno == ENOSPC {
-                return "cannot watch: the inotify watch limit is reached (raise fs.inotify.max_user_watches, or use --poll)"
+                return
+                    "cannot watch: the inotify watch limit is reached (raise fs.inotify.max_user_watches, or use --poll)"
             }
             return "cannot watch: \(WatchError.errnoText())"
         }

@@ -43,7 +43,8 @@ public struct SettleTracker: Sendable {
 
     /// A tracker that holds at most `capacity` paths.
     public init(settleSeconds: Double, capacity: Int) {
-        precondition(settleSeconds >= 0 && settleSeconds.isFinite, "The settle time must be a finite, non-negative number.")
+        precondition(
+            settleSeconds >= 0 && settleSeconds.isFinite, "The settle time must be a finite, non-negative number.")
         precondition(capacity > 0, "The capacity must be positive.")
         self.settleSeconds = settleSeconds
         self.capacity = capacity

@@ -21,7 +21,8 @@ public struct WatchOptions: Sendable, Hashable {
         settleSeconds: Double = 1, pollSeconds: Double? = nil, jobs: Int = 1, once: Bool = false,
         maxPending: Int = 4096, ownPaths: [String] = []
     ) {
-        precondition(settleSeconds >= 0 && settleSeconds.isFinite, "The settle time must be a finite, non-negative number.")
+        precondition(
+            settleSeconds >= 0 && settleSeconds.isFinite, "The settle time must be a finite, non-negative number.")
         precondition(pollSeconds.map { $0 > 0 && $0.isFinite } ?? true, "The poll interval must be positive.")
         precondition(jobs >= 1, "At least one job.")
         precondition(maxPending >= 1, "At least one pending file.")
