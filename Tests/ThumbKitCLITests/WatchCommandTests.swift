@@ -12,8 +12,8 @@ import ThumbKitTestSupport
 /// End-to-end runs of the real `thumbkit watch` binary on temporary inboxes.
 struct WatchCommandTests {
     @Test func fiftyDroppedFilesBecomeRecordsDuplicatesAreSkippedAndBadOnesRejected() throws {
-        let site = try WatchSite()
-        let watcher = try site.start(["--settle", "0.2", "-j", "2"])
+        let site = try WatchSite(small: true)
+        let watcher = try site.start(["--settle", "0.2", "-j", "2", "--recipes", "recipes.json"])
         try #require(watcher.waitUntilWatching(), "no 'watching' line: \(watcher.stderr)")
         var good: [String] = []
 

@@ -164,6 +164,8 @@ public final class WatchSession {
             tracker.remove(path)
             tracker.removeAll(under: path)
             known[path] = nil
+            let prefix = path + "/"
+            for key in known.keys where key.hasPrefix(prefix) { known[key] = nil }
         case .folderAppeared(let path):
             scan(path, now: now)
         case .rescan:
