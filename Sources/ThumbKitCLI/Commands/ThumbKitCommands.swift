@@ -1,6 +1,7 @@
 /// Every top-level `thumbkit` command, in the order `thumbkit --help` lists them.
 public enum ThumbKitCommands {
     public static let all: [any Command.Type] = [
-        ThumbCommand.self, CatalogCommand.self, BuildCommand.self, SiteCommand.self, DemoCommand.self,
+        ThumbCommand.self, CatalogCommand.self, BuildCommand.self, SiteCommand.self, WatchCommand.self,
+        DemoCommand.self,
     ]
 }

@@ -1,0 +1,138 @@
+import Dispatch
+import Foundation
+import ThumbKit
+import ThumbKitCatalog
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `thumbkit watch`: a folder as an inbox for the catalog.
+enum WatchCommand: Command {
+    static let spec = CommandSpec(
+        name: "watch", abstract: "Turn a folder into an inbox: dropped images become records with their outputs.",
+        discussion: """
+            DIR/bugs/<title>.png|jpg makes or updates the bug with that title (its rating from \
+            DIR/bugs/<title>.json, such as {"rating": 3.5}, when present); \
+            DIR/foods/<category>/<name>.png|jpg makes or updates that food, and the category if \
+            it is new. A file is taken once it has been closed or renamed in and its size and \
+            modification time have not changed for --settle seconds; temporary names (dot-files, \
+            *.part, *.tmp, *.crdownload) wait until renamed. Each file is processed once (its \
+            SHA-256 is kept in the catalog); a file that fails is moved to DIR/.rejected/ beside \
+            a .error.txt saying why. SIGINT or SIGTERM finishes the files in flight and exits 0.
+
+            One line per event goes to stderr (JSON lines with --json); a summary goes to stdout \
+            when the watcher stops.
+
+            Examples:
+              thumbkit watch inbox --catalog site.sqlite --out site-out
+              thumbkit watch /mnt/share/inbox --poll 5 --move-done /mnt/share/done
+              thumbkit watch inbox --once --settle 0
+            """,
+        positionals: [.required("dir", help: "The inbox folder.")],
+        options: [
+            .value("catalog", valueName: "path", help: "The catalog database.", default: "thumbkit.sqlite"),
+            .value("out", valueName: "dir", help: "The output folder.", default: "thumbkit-out"),
+            .value("recipes", valueName: "file", help: "A recipe file changing or adding to the built-in recipes."),
+            .value(
+                "settle", valueName: "seconds", help: "How long a file must stay unchanged before it is taken.",
+                default: "1"),
+            .value(
+                "poll", valueName: "seconds",
+                help: "Scan every SECONDS instead of using inotify (network file systems)."),
+            .value(
+                "jobs", short: "j", valueName: "n", help: "Files processed in parallel.",
+                defaultHelp: "active processors"),
+            .value(
+                "move-done", valueName: "dir",
+                help: "Move processed sources here, keeping their inbox path (default: leave them)."),
+            .value(
+                "max-pixels", valueName: "n", help: "Reject images with more pixels.",
+                default: String(ImageLimits.defaultMaxPixels)),
+            .value(
+                "max-file-bytes", valueName: "n", help: "Reject larger files.",
+                default: String(ImageLimits.defaultMaxFileBytes)),
+            .flag("once", help: "Process what is in the inbox now, then exit (1 if any file failed)."),
+            .flag("json", help: "Log events as JSON lines on stderr, and the summary as JSON on stdout."),
+        ])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let inbox = arguments.argument("dir")!
+        let catalogPath = arguments.value("catalog")!
+        let outDir = arguments.value("out")!
+        let settle = try arguments.double("settle", in: 0...3600)!
+        let poll = try arguments.double("poll", in: 0.01...86_400)
+        let jobs = try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let limits = ImageLimits(
+            maxPixels: try arguments.int("max-pixels", in: 1...Int.max)!,
+            maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!)
+        let json = arguments.flag("json")
+        let recipes = try arguments.value("recipes").map { try RecipeBook.load(path: $0) } ?? .defaults
+
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isFolder), isFolder.boolValue else {
+            throw WatchError.io(path: inbox, reason: "no such folder")
+        }
+        // Hold the lock before anything else touches the inbox.
+        let lock = try WatchLock.acquire(inbox: inbox)
+        let store = try CatalogStore(path: catalogPath)
+        let ingestor = InboxIngestor(
+            inbox: inbox, store: store, outputDirectory: outDir, recipes: recipes, limits: limits,
+            moveDoneTo: arguments.value("move-done"), crashPoint: _WatchCrashPoint(environment: context.environment))
+        let options = WatchOptions(
+            settleSeconds: settle, pollSeconds: poll, jobs: jobs, once: arguments.flag("once"),
+            ownPaths: [catalogPath, outDir] + (arguments.value("move-done").map { [$0] } ?? []))
+        let control = try WatchControl()
+        let signals = installSignalHandlers(control)
+        defer { signals.forEach { $0.cancel() } }
+
+        let programName = context.programName
+        let stderr = context.stderr
+        let log: @Sendable (IngestEvent) -> Void = { event in
+            stderr.writeLine(json ? event.jsonLine : "\(programName): \(event.text)")
+        }
+        let summary = try await runSession(ingestor: ingestor, options: options, control: control, log: log)
+        withExtendedLifetime(lock) {}
+
+        if json {
+            try context.writeJSON(summary)
+        } else {
+            context.print(summary.text)
+        }
+        if summary.inboxGone { return .failure }
+        return options.once ? ExitCode(failureCount: summary.rejected + summary.failed) : .success
+    }
+
+    /// Runs the blocking watch loop on a thread of its own, so no task of the cooperative pool
+    /// is parked on `poll(2)` for the life of the watcher.
+    private static func runSession(
+        ingestor: InboxIngestor, options: WatchOptions, control: WatchControl,
+        log: @escaping @Sendable (IngestEvent) -> Void
+    ) async throws -> WatchSession.Summary {
+        let result: Result<WatchSession.Summary, WatchError> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                do throws(WatchError) {
+                    let session = try WatchSession(ingestor: ingestor, options: options, control: control, log: log)
+                    continuation.resume(returning: .success(session.run()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "thumbkit-watch"
+            thread.start()
+        }
+        return try result.get()
+    }
+
+    /// SIGINT and SIGTERM ask the session to stop (after finishing the files in flight). The
+    /// default actions are switched off first, so the signal only reaches the dispatch sources.
+    private static func installSignalHandlers(_ control: WatchControl) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { control.requestStop() }
+            source.resume()
+            return source
+        }
+    }
+}
