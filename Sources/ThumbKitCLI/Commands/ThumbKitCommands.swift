@@ -1,4 +1,4 @@
 /// Every top-level `thumbkit` command, in the order `thumbkit --help` lists them.
 public enum ThumbKitCommands {
-    public static let all: [any Command.Type] = [ThumbCommand.self]
+    public static let all: [any Command.Type] = [ThumbCommand.self, CompareCommand.self, BenchCommand.self]
 }
