@@ -34,19 +34,11 @@ enum BenchShowCommand {
         guard !detail.comparisons.isEmpty else {
             return (lines + ["(this run has no results)"]).joined(separator: "\n") + "\n"
         }
-        let decimal = NumberFormatter()
-        decimal.locale = numbers
-        decimal.numberStyle = .decimal
-        decimal.minimumFractionDigits = 1
-        decimal.maximumFractionDigits = 1
-        let percent = NumberFormatter()
-        percent.locale = numbers
-        percent.numberStyle = .percent
-        percent.minimumFractionDigits = 1
-        percent.maximumFractionDigits = 1
-        percent.positivePrefix = "+" + percent.positivePrefix
-        func number(_ value: Double) -> String { decimal.string(from: NSNumber(value: value)) ?? "\(value)" }
-        func signed(_ value: Double) -> String { percent.string(from: NSNumber(value: value)) ?? "\(value)" }
+        let decimal = FloatingPointFormatStyle<Double>.number.precision(.fractionLength(1)).locale(numbers)
+        let percent = FloatingPointFormatStyle<Double>.Percent.percent.precision(.fractionLength(1))
+            .sign(strategy: .always(includingZero: false)).locale(numbers)
+        func number(_ value: Double) -> String { value.formatted(decimal) }
+        func signed(_ value: Double) -> String { (value == 0 ? 0 : value).formatted(percent) }
 
         var rows = [["job", "tool", "images/s", "month min", "month avg", "month max", "from best", "over worst"]]
         for c in detail.comparisons {

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+@testable import ThumbKitCatalog
+
+struct BenchRenderingTests {
+    @Test func theTableHasOneRowPerToolWithRatiosAndDashesForMissingQuality() throws {
+        let text = BenchTextRenderer.render(BenchReportTests.sample())
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("bug-thumb · jpeg set") })
+        #expect(lines[heading].hasSuffix("40 images, 280.0 MP"))
+        let header = lines[heading + 1]
+        for column in BenchTextRenderer.headers { #expect(header.contains(column), "\(column)") }
+        let rows = lines[(heading + 3)...(heading + 5)]
+        #expect(rows.map { $0.split(separator: " ").first.map(String.init) } == ["thumbkit", "vipsthumbnail", "floor-djpeg"])
+        let ours = lines[heading + 3]
+        #expect(ours.contains(" 30.0 ") && ours.contains("1.20 / 1.33 / 1.50") && ours.contains("80 MiB"))
+        #expect(ours.contains("0.9300/0.8800") && ours.contains("31.20/25.10"))
+        #expect(ours.hasSuffix("1.00"))
+        #expect(lines[heading + 4].hasSuffix("1.50") && lines[heading + 4].contains("inf/inf"))
+        #expect(lines[heading + 5].contains("—") && lines[heading + 5].hasSuffix("0.75"))
+        #expect(text.contains("note: vipsthumbnail: 37 identical to the reference (left out of PSNR), 3 size mismatches (not scored)"))
+        #expect(text.contains("thumbkit runs at 1.50× vipsthumbnail"))
+        #expect(text.contains("thumbkit reaches 75 % of the floor-djpeg speed"))
+        #expect(text.hasSuffix("\n") && !text.hasSuffix("\n\n"))
+    }
+
+    @Test func everyRowOfATableHasTheSameWidth() throws {
+        let lines = BenchTextRenderer.render(BenchReportTests.sample()).split(separator: "\n").map(String.init)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("bug-thumb · jpeg set") })
+        let table = lines[(heading + 1)...(heading + 5)]
+        #expect(table.allSatisfy { $0.hasPrefix("  ") })
+        #expect(Set(table.map(\.count)).count == 1)
+        #expect(lines[heading + 6].hasPrefix("  note:"))
+    }
+
+    /// Parses `html` as XML; returns the first error, or nil when it is well-formed.
+    private func xmlError(_ html: String) -> String? {
+        let parser = XMLParser(data: Data(html.utf8))
+        return parser.parse() ? nil : (parser.parserError.map { "\($0)" } ?? "unknown error")
+    }
+
+    @Test func theHTMLPageIsWellFormedWithInlineSVGChartsAndNoScript() {
+        let html = BenchHTMLRenderer.render(BenchReportTests.sample())
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
+        #expect(html.hasSuffix("</html>\n"))
+        #expect(xmlError(html) == nil)
+        #expect(xmlError("<html><p></html>") != nil)  // the check can fail
+        #expect(!html.lowercased().contains("<script"))
+        #expect(!html.lowercased().contains("javascript:"))
+        #expect(!html.contains(" onload=") && !html.contains(" onclick="))
+        // One throughput chart and one quality chart for the one job.
+        #expect(html.components(separatedBy: "<svg ").count - 1 == 2)
+        #expect(html.components(separatedBy: "</svg>").count - 1 == 2)
+        // Text from the report is escaped.
+        #expect(html.contains("Test CPU &lt;fast&gt; &amp; cheap"))
+    }
+
+    @Test func theLongestBarBelongsToTheLargestValue() {
+        let svg = BenchHTMLRenderer.chart(
+            title: "t", bars: [("a", .ours, 30), ("b", .peer, 15), ("c", .floor, 60)], digits: 1)
+        #expect(svg.contains("class=\"ours\" x=\"150.0\" y=\"12.0\" width=\"190.0\""))
+        #expect(svg.contains("class=\"peer\" x=\"150.0\" y=\"34.0\" width=\"95.0\""))
+        #expect(svg.contains("class=\"floor\" x=\"150.0\" y=\"56.0\" width=\"380.0\""))
+    }
+
+    @Test func escapingCoversEveryMarkupCharacter() {
+        #expect(BenchHTMLRenderer.escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;")
+    }
+}
