@@ -32,7 +32,7 @@ enum BenchCommand: Command {
               thumbkit bench decode --job NAME FILE...
                                                decode only, at the job's scale (the floor)
 
-            Jobs: \(BenchJob.all.map { "\($0.name) (\($0.summary)\($0.isEnabled ? "" : "; not available yet"))" }.joined(separator: ", ")).
+            Jobs: \(BenchJob.all.map { "\($0.name): \($0.summary)\($0.isEnabled ? "" : " (not available yet)")" }.joined(separator: "; ")).
             """,
         positionals: [
             .optional("action", help: "run (the default), history, show or decode."),

@@ -85,7 +85,11 @@ public enum BenchTextRenderer {
         if !summary.isEmpty { lines.append("  thumbkit runs at " + summary.joined(separator: ", ")) }
         for tool in job.tools where tool.role == .floor && tool.imagesPerSecond > 0 {
             let share = ours.imagesPerSecond / tool.imagesPerSecond * 100
-            lines.append("  thumbkit reaches \(fixed(share, 0)) % of the \(tool.tool) speed (decode alone)")
+            var line = "  thumbkit reaches \(fixed(share, 0)) % of the \(tool.tool) speed (decode alone)"
+            if ours.cpuSeconds > 0 {
+                line += "; \(fixed(tool.cpuSeconds / ours.cpuSeconds * 100, 0)) % by CPU time"
+            }
+            lines.append(line)
         }
         return lines
     }
