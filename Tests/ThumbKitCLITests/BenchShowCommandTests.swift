@@ -30,10 +30,13 @@ struct BenchShowCommandTests {
         deinit { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    private func run(_ argv: [String], environment: [String: String], terminal: Bool = false) async -> (Int32, String, String) {
+    private func run(_ argv: [String], environment: [String: String], terminal: Bool = false) async -> (
+        Int32, String, String
+    ) {
         let out = TextOutput(capturingAsTerminal: terminal)
         let err = TextOutput()
-        let status = await CLI.run(argv, commands: ThumbKitCommands.all, stdout: out, stderr: err, environment: environment)
+        let status = await CLI.run(
+            argv, commands: ThumbKitCommands.all, stdout: out, stderr: err, environment: environment)
         return (status, out.text, err.text)
     }
 
@@ -68,10 +71,14 @@ struct BenchShowCommandTests {
     @Test func onATerminalBetterThanTheMonthlyAverageIsGreenAndWorseIsRed() async throws {
         let history = try History()
         let environment = ["LANG": "en_US.UTF-8", "TZ": "UTC"]
-        let better = await run(["bench", "show", String(history.ids[1]), "--catalog", history.path], environment: environment, terminal: true)
+        let better = await run(
+            ["bench", "show", String(history.ids[1]), "--catalog", history.path], environment: environment,
+            terminal: true)
         #expect(better.1.contains("\u{1B}[32m"))
         #expect(!better.1.contains("\u{1B}[31m"))
-        let worse = await run(["bench", "show", String(history.ids[0]), "--catalog", history.path], environment: environment, terminal: true)
+        let worse = await run(
+            ["bench", "show", String(history.ids[0]), "--catalog", history.path], environment: environment,
+            terminal: true)
         #expect(worse.1.contains("\u{1B}[31m"))
         let plain = await run(
             ["bench", "show", String(history.ids[0]), "--catalog", history.path],
@@ -81,7 +88,8 @@ struct BenchShowCommandTests {
 
     @Test func historyListsRunsNewestFirst() async throws {
         let history = try History()
-        let (status, out, _) = await run(["bench", "history", "--catalog", history.path], environment: ["LANG": "C", "TZ": "UTC"])
+        let (status, out, _) = await run(
+            ["bench", "history", "--catalog", history.path], environment: ["LANG": "C", "TZ": "UTC"])
         #expect(status == 0)
         let lines = out.split(separator: "\n")
         #expect(lines.count == 4)

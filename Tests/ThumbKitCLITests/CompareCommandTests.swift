@@ -45,9 +45,11 @@ struct CompareCommandTests {
     @Test(arguments: [1, 5, 40])
     func flatImagesDifferingByDHaveTheHandComputedScores(d: Int) async throws {
         let folder = try Folder()
-        let a = try Self.writePNG(PixelBuffer(width: 16, height: 12, fill: RGBA(100, 100, 100)), in: folder.path, name: "a.png")
+        let a = try Self.writePNG(
+            PixelBuffer(width: 16, height: 12, fill: RGBA(100, 100, 100)), in: folder.path, name: "a.png")
         let level = UInt8(100 + d)
-        let b = try Self.writePNG(PixelBuffer(width: 16, height: 12, fill: RGBA(level, level, level)), in: folder.path, name: "b.png")
+        let b = try Self.writePNG(
+            PixelBuffer(width: 16, height: 12, fill: RGBA(level, level, level)), in: folder.path, name: "b.png")
         let run = await Run(["compare", "--json", a, b])
         #expect(run.status == 0 && run.stderr.isEmpty)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Double])
@@ -62,7 +64,8 @@ struct CompareCommandTests {
 
     @Test func identicalImagesHaveAnInfinitePSNRWrittenAsNullInJSON() async throws {
         let folder = try Folder()
-        let a = try Self.writePNG(PixelBuffer(width: 9, height: 9, fill: RGBA(10, 200, 30)), in: folder.path, name: "a.png")
+        let a = try Self.writePNG(
+            PixelBuffer(width: 9, height: 9, fill: RGBA(10, 200, 30)), in: folder.path, name: "a.png")
         let json = await Run(["compare", "--json", a, a])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["psnr"] is NSNull && object["ssim"] as? Double == 1)
@@ -72,8 +75,10 @@ struct CompareCommandTests {
 
     @Test func transparentPixelsAreComparedOverWhite() async throws {
         let folder = try Folder()
-        let clear = try Self.writePNG(PixelBuffer(width: 8, height: 8, fill: .transparent), in: folder.path, name: "clear.png")
-        let white = try Self.writePNG(PixelBuffer(width: 8, height: 8, fill: .white), in: folder.path, name: "white.png")
+        let clear = try Self.writePNG(
+            PixelBuffer(width: 8, height: 8, fill: .transparent), in: folder.path, name: "clear.png")
+        let white = try Self.writePNG(
+            PixelBuffer(width: 8, height: 8, fill: .white), in: folder.path, name: "white.png")
         let run = await Run(["compare", clear, white])
         #expect(run.stdout == "SSIM 1.000000  PSNR inf\n")
     }

@@ -24,11 +24,26 @@ struct ThumbCommandTests {
     }
 
     @Test(arguments: [
-        (["-s", "720x"], UsageError.invalidValue(option: "--size", value: "720x", reason: "a width-only size needs --fit fit")),
-        (["-s", "720x", "--fit", "pad"], .invalidValue(option: "--size", value: "720x", reason: "a width-only size needs --fit fit")),
-        (["-s", "0x", "--fit", "fit"], .invalidValue(option: "--size", value: "0x", reason: "expected WxH, N or Wx (such as 720x)")),
-        (["-s", "-5x", "--fit", "fit"], .invalidValue(option: "--size", value: "-5x", reason: "expected WxH, N or Wx (such as 720x)")),
-        (["-s", "x", "--fit", "fit"], .invalidValue(option: "--size", value: "x", reason: "expected WxH (such as 88x88) or N for an NxN square")),
+        (
+            ["-s", "720x"],
+            UsageError.invalidValue(option: "--size", value: "720x", reason: "a width-only size needs --fit fit")
+        ),
+        (
+            ["-s", "720x", "--fit", "pad"],
+            .invalidValue(option: "--size", value: "720x", reason: "a width-only size needs --fit fit")
+        ),
+        (
+            ["-s", "0x", "--fit", "fit"],
+            .invalidValue(option: "--size", value: "0x", reason: "expected WxH, N or Wx (such as 720x)")
+        ),
+        (
+            ["-s", "-5x", "--fit", "fit"],
+            .invalidValue(option: "--size", value: "-5x", reason: "expected WxH, N or Wx (such as 720x)")
+        ),
+        (
+            ["-s", "x", "--fit", "fit"],
+            .invalidValue(option: "--size", value: "x", reason: "expected WxH (such as 88x88) or N for an NxN square")
+        ),
     ])
     func badWidthOnlySizesAreUsageErrors(argv: [String], expected: UsageError) {
         #expect(throws: expected) { try Self.box(argv) }
@@ -38,9 +53,11 @@ struct ThumbCommandTests {
         let folder = NSTemporaryDirectory() + "thumb-width-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let input = try CompareCommandTests.writePNG(PixelBuffer(width: 64, height: 48, fill: RGBA(9, 99, 199)), in: folder, name: "in.png")
+        let input = try CompareCommandTests.writePNG(
+            PixelBuffer(width: 64, height: 48, fill: RGBA(9, 99, 199)), in: folder, name: "in.png")
         let status = await CLI.run(
-            ["thumb", "-s", "32x", "--fit", "fit", "-o", folder + "/%s-small.png", input], commands: ThumbKitCommands.all,
+            ["thumb", "-s", "32x", "--fit", "fit", "-o", folder + "/%s-small.png", input],
+            commands: ThumbKitCommands.all,
             stdout: TextOutput(), stderr: TextOutput())
         #expect(status == 0)
         let header = try ImageDecoders.readHeader(try FileIO.read(folder + "/in-small.png"), path: "in-small.png")

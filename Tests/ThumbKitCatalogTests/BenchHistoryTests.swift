@@ -113,9 +113,10 @@ struct BenchHistoryTests {
         #expect(run.gitCommit == report.environment.gitCommit && run.machine == report.environment.machine)
         #expect(run.note == "baseline")
         let stored = try store.benchResults(runID: run.id)
-        #expect(stored.map { "\($0.job) \($0.tool)" } == [
-            "bug-thumb/jpeg thumbkit", "bug-thumb/jpeg vipsthumbnail", "bug-thumb/jpeg floor-djpeg",
-        ])
+        #expect(
+            stored.map { "\($0.job) \($0.tool)" } == [
+                "bug-thumb/jpeg thumbkit", "bug-thumb/jpeg vipsthumbnail", "bug-thumb/jpeg floor-djpeg",
+            ])
         #expect(stored[0].imagesPerSecond == 30 && stored[0].wallMedianSeconds == 4 / 3)
         #expect(stored[0].ssim == 0.93 && stored[2].ssim == nil)
     }

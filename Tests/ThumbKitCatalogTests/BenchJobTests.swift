@@ -17,7 +17,8 @@ struct BenchJobTests {
             ],
         ])
 
-    static let programs = BenchPrograms(thumbkit: "/bin/thumbkit", python: "/usr/bin/python3", pillowScript: "/s/pillow_thumb.py")
+    static let programs = BenchPrograms(
+        thumbkit: "/bin/thumbkit", python: "/usr/bin/python3", pillowScript: "/s/pillow_thumb.py")
 
     private func invocations(_ job: BenchJob, _ tool: BenchTool, _ set: BenchImageSet) -> [BenchInvocation]? {
         job.workload(for: tool, set: set, corpus: Self.corpus, output: "/o", parallel: 2, programs: Self.programs)?
@@ -33,77 +34,146 @@ struct BenchJobTests {
     }
 
     static let rows: [Row] = [
-        Row(job: .bugThumb, tool: .thumbkit, set: .jpeg, expected: [
-            ["/bin/thumbkit", "thumb", "-s", "88x88", "--fit", "fill", "-q", "85", "-j", "2", "-o", "/o/%s.jpg",
-             "/c/jpeg/a.jpg", "/c/jpeg/b.jpg"],
-        ]),
-        Row(job: .fit256, tool: .thumbkit, set: .png, expected: [
-            ["/bin/thumbkit", "thumb", "-s", "256x256", "--fit", "fit", "-j", "2", "-o", "/o/%s.png", "/c/png/p.png"],
-        ]),
-        Row(job: .sharpJPEG, tool: .thumbkit, set: .jpeg, expected: [
-            ["/bin/thumbkit", "thumb", "-s", "720x", "--fit", "fit", "-q", "80", "-j", "2", "-o", "/o/%s.jpg",
-             "/c/jpeg/a.jpg", "/c/jpeg/b.jpg"],
-        ]),
-        Row(job: .bugThumb, tool: .vipsthumbnail, set: .png, expected: [
-            ["vipsthumbnail", "--size", "88x88", "--smartcrop", "centre", "-o", "/o/%s.jpg[Q=85,strip,background=255]",
-             "/c/png/p.png"],
-        ]),
-        Row(job: .fit256, tool: .vipsthumbnail, set: .png, expected: [
-            ["vipsthumbnail", "--size", "256x256", "-o", "/o/%s.png[strip]", "/c/png/p.png"],
-        ]),
-        Row(job: .sharpJPEG, tool: .vipsthumbnail, set: .jpeg, expected: [
-            ["vipsthumbnail", "--size", "720x", "-o", "/o/%s.jpg[Q=80,strip]", "/c/jpeg/a.jpg", "/c/jpeg/b.jpg"],
-        ]),
-        Row(job: .bugThumb, tool: .imagemagickHint, set: .jpeg, expected: [
-            ["mogrify", "-path", "/o", "-define", "jpeg:size=176x176", "-thumbnail", "88x88^", "-gravity", "center",
-             "-extent", "88x88", "-background", "white", "-alpha", "remove", "-quality", "85", "-format", "jpg",
-             "/c/jpeg/a.jpg"],
-            ["mogrify", "-path", "/o", "-define", "jpeg:size=176x176", "-thumbnail", "88x88^", "-gravity", "center",
-             "-extent", "88x88", "-background", "white", "-alpha", "remove", "-quality", "85", "-format", "jpg",
-             "/c/jpeg/b.jpg"],
-        ]),
+        Row(
+            job: .bugThumb, tool: .thumbkit, set: .jpeg,
+            expected: [
+                [
+                    "/bin/thumbkit", "thumb", "-s", "88x88", "--fit", "fill", "-q", "85", "-j", "2", "-o", "/o/%s.jpg",
+                    "/c/jpeg/a.jpg", "/c/jpeg/b.jpg",
+                ]
+            ]),
+        Row(
+            job: .fit256, tool: .thumbkit, set: .png,
+            expected: [
+                [
+                    "/bin/thumbkit", "thumb", "-s", "256x256", "--fit", "fit", "-j", "2", "-o", "/o/%s.png",
+                    "/c/png/p.png",
+                ]
+            ]),
+        Row(
+            job: .sharpJPEG, tool: .thumbkit, set: .jpeg,
+            expected: [
+                [
+                    "/bin/thumbkit", "thumb", "-s", "720x", "--fit", "fit", "-q", "80", "-j", "2", "-o", "/o/%s.jpg",
+                    "/c/jpeg/a.jpg", "/c/jpeg/b.jpg",
+                ]
+            ]),
+        Row(
+            job: .bugThumb, tool: .vipsthumbnail, set: .png,
+            expected: [
+                [
+                    "vipsthumbnail", "--size", "88x88", "--smartcrop", "centre", "-o",
+                    "/o/%s.jpg[Q=85,strip,background=255]",
+                    "/c/png/p.png",
+                ]
+            ]),
+        Row(
+            job: .fit256, tool: .vipsthumbnail, set: .png,
+            expected: [
+                ["vipsthumbnail", "--size", "256x256", "-o", "/o/%s.png[strip]", "/c/png/p.png"]
+            ]),
+        Row(
+            job: .sharpJPEG, tool: .vipsthumbnail, set: .jpeg,
+            expected: [
+                ["vipsthumbnail", "--size", "720x", "-o", "/o/%s.jpg[Q=80,strip]", "/c/jpeg/a.jpg", "/c/jpeg/b.jpg"]
+            ]),
+        Row(
+            job: .bugThumb, tool: .imagemagickHint, set: .jpeg,
+            expected: [
+                [
+                    "mogrify", "-path", "/o", "-define", "jpeg:size=176x176", "-thumbnail", "88x88^", "-gravity",
+                    "center",
+                    "-extent", "88x88", "-background", "white", "-alpha", "remove", "-quality", "85", "-format", "jpg",
+                    "/c/jpeg/a.jpg",
+                ],
+                [
+                    "mogrify", "-path", "/o", "-define", "jpeg:size=176x176", "-thumbnail", "88x88^", "-gravity",
+                    "center",
+                    "-extent", "88x88", "-background", "white", "-alpha", "remove", "-quality", "85", "-format", "jpg",
+                    "/c/jpeg/b.jpg",
+                ],
+            ]),
         Row(job: .bugThumb, tool: .imagemagickHint, set: .png, expected: nil),
-        Row(job: .fit256, tool: .imagemagick, set: .png, expected: [
-            ["mogrify", "-path", "/o", "-thumbnail", "256x256", "-format", "png", "/c/png/p.png"],
-        ]),
-        Row(job: .sharpJPEG, tool: .imagemagick, set: .jpeg, expected: [
-            ["mogrify", "-path", "/o", "-filter", "Lanczos", "-resize", "720x", "-strip", "-quality", "80", "-format",
-             "jpg", "/c/jpeg/a.jpg"],
-            ["mogrify", "-path", "/o", "-filter", "Lanczos", "-resize", "720x", "-strip", "-quality", "80", "-format",
-             "jpg", "/c/jpeg/b.jpg"],
-        ]),
-        Row(job: .sharpJPEG, tool: .graphicsmagick, set: .jpeg, expected: [
-            ["gm", "mogrify", "-output-directory", "/o", "-size", "1440x1440", "-filter", "Lanczos", "-resize", "720x",
-             "+profile", "*", "-quality", "80", "-format", "jpg", "a.jpg"],
-            ["gm", "mogrify", "-output-directory", "/o", "-size", "1440x1440", "-filter", "Lanczos", "-resize", "720x",
-             "+profile", "*", "-quality", "80", "-format", "jpg", "b.jpg"],
-        ]),
-        Row(job: .bugThumb, tool: .pillow, set: .jpeg, expected: [
-            ["/usr/bin/python3", "/s/pillow_thumb.py", "--size", "88x88", "--mode", "fill", "--quality", "85", "--jobs", "2",
-             "--out", "/o", "/c/jpeg/a.jpg", "/c/jpeg/b.jpg"],
-        ]),
-        Row(job: .fit256, tool: .pillow, set: .png, expected: [
-            ["/usr/bin/python3", "/s/pillow_thumb.py", "--size", "256x256", "--mode", "fit", "--format", "png", "--jobs",
-             "2", "--out", "/o", "/c/png/p.png"],
-        ]),
-        Row(job: .sharpJPEG, tool: .pillow, set: .jpeg, expected: [
-            ["/usr/bin/python3", "/s/pillow_thumb.py", "--width", "720", "--mode", "fit", "--quality", "80", "--jobs", "2",
-             "--out", "/o", "/c/jpeg/a.jpg", "/c/jpeg/b.jpg"],
-        ]),
+        Row(
+            job: .fit256, tool: .imagemagick, set: .png,
+            expected: [
+                ["mogrify", "-path", "/o", "-thumbnail", "256x256", "-format", "png", "/c/png/p.png"]
+            ]),
+        Row(
+            job: .sharpJPEG, tool: .imagemagick, set: .jpeg,
+            expected: [
+                [
+                    "mogrify", "-path", "/o", "-filter", "Lanczos", "-resize", "720x", "-strip", "-quality", "80",
+                    "-format",
+                    "jpg", "/c/jpeg/a.jpg",
+                ],
+                [
+                    "mogrify", "-path", "/o", "-filter", "Lanczos", "-resize", "720x", "-strip", "-quality", "80",
+                    "-format",
+                    "jpg", "/c/jpeg/b.jpg",
+                ],
+            ]),
+        Row(
+            job: .sharpJPEG, tool: .graphicsmagick, set: .jpeg,
+            expected: [
+                [
+                    "gm", "mogrify", "-output-directory", "/o", "-size", "1440x1440", "-filter", "Lanczos", "-resize",
+                    "720x",
+                    "+profile", "*", "-quality", "80", "-format", "jpg", "a.jpg",
+                ],
+                [
+                    "gm", "mogrify", "-output-directory", "/o", "-size", "1440x1440", "-filter", "Lanczos", "-resize",
+                    "720x",
+                    "+profile", "*", "-quality", "80", "-format", "jpg", "b.jpg",
+                ],
+            ]),
+        Row(
+            job: .bugThumb, tool: .pillow, set: .jpeg,
+            expected: [
+                [
+                    "/usr/bin/python3", "/s/pillow_thumb.py", "--size", "88x88", "--mode", "fill", "--quality", "85",
+                    "--jobs", "2",
+                    "--out", "/o", "/c/jpeg/a.jpg", "/c/jpeg/b.jpg",
+                ]
+            ]),
+        Row(
+            job: .fit256, tool: .pillow, set: .png,
+            expected: [
+                [
+                    "/usr/bin/python3", "/s/pillow_thumb.py", "--size", "256x256", "--mode", "fit", "--format", "png",
+                    "--jobs",
+                    "2", "--out", "/o", "/c/png/p.png",
+                ]
+            ]),
+        Row(
+            job: .sharpJPEG, tool: .pillow, set: .jpeg,
+            expected: [
+                [
+                    "/usr/bin/python3", "/s/pillow_thumb.py", "--width", "720", "--mode", "fit", "--quality", "80",
+                    "--jobs", "2",
+                    "--out", "/o", "/c/jpeg/a.jpg", "/c/jpeg/b.jpg",
+                ]
+            ]),
         // djpeg decodes each file at the scale thumbkit picks: 720 of 4000 with a 2× margin is
         // 0.36 → 3/8; 720 of 800 needs the full size.
-        Row(job: .sharpJPEG, tool: .djpegFloor, set: .jpeg, expected: [
-            ["djpeg", "-scale", "3/8", "-outfile", "/dev/null", "/c/jpeg/a.jpg"],
-            ["djpeg", "-scale", "8/8", "-outfile", "/dev/null", "/c/jpeg/b.jpg"],
-        ]),
-        Row(job: .bugThumb, tool: .djpegFloor, set: .jpeg, expected: [
-            ["djpeg", "-scale", "1/8", "-outfile", "/dev/null", "/c/jpeg/a.jpg"],
-            ["djpeg", "-scale", "3/8", "-outfile", "/dev/null", "/c/jpeg/b.jpg"],
-        ]),
+        Row(
+            job: .sharpJPEG, tool: .djpegFloor, set: .jpeg,
+            expected: [
+                ["djpeg", "-scale", "3/8", "-outfile", "/dev/null", "/c/jpeg/a.jpg"],
+                ["djpeg", "-scale", "8/8", "-outfile", "/dev/null", "/c/jpeg/b.jpg"],
+            ]),
+        Row(
+            job: .bugThumb, tool: .djpegFloor, set: .jpeg,
+            expected: [
+                ["djpeg", "-scale", "1/8", "-outfile", "/dev/null", "/c/jpeg/a.jpg"],
+                ["djpeg", "-scale", "3/8", "-outfile", "/dev/null", "/c/jpeg/b.jpg"],
+            ]),
         Row(job: .fit256, tool: .djpegFloor, set: .png, expected: nil),
-        Row(job: .fit256, tool: .decodeFloor, set: .png, expected: [
-            ["/bin/thumbkit", "bench", "decode", "--job", "fit-256", "-j", "2", "/c/png/p.png"],
-        ]),
+        Row(
+            job: .fit256, tool: .decodeFloor, set: .png,
+            expected: [
+                ["/bin/thumbkit", "bench", "decode", "--job", "fit-256", "-j", "2", "/c/png/p.png"]
+            ]),
         Row(job: .sharpJPEG, tool: .thumbkit, set: .png, expected: nil),
     ]
 
@@ -145,8 +215,12 @@ struct BenchJobTests {
         #expect(BenchJob.enabled.map(\.name) == ["bug-thumb", "fit-256", "sharp-jpeg"])
         #expect(icons.template(for: .vipsthumbnail, set: .jpeg) == nil)
         let ours = try #require(
-            icons.workload(for: .thumbkit, set: .jpeg, corpus: Self.corpus, output: "/o", parallel: 2, programs: Self.programs))
-        #expect(ours.invocations[0].arguments == ["/bin/thumbkit", "build", "--catalog", "/c/catalog/thumbkit.sqlite", "--out", "/o", "-j", "2"])
+            icons.workload(
+                for: .thumbkit, set: .jpeg, corpus: Self.corpus, output: "/o", parallel: 2, programs: Self.programs))
+        #expect(
+            ours.invocations[0].arguments == [
+                "/bin/thumbkit", "build", "--catalog", "/c/catalog/thumbkit.sqlite", "--out", "/o", "-j", "2",
+            ])
     }
 
     @Test func outputFormatsFollowTheJob() {
@@ -157,7 +231,8 @@ struct BenchJobTests {
     }
 
     @Test func invocationsPrintAsAShellWouldQuoteThem() {
-        let invocation = BenchInvocation(["gm", "mogrify", "-thumbnail", "88x88^", "+profile", "*", "it's.jpg"], workingDirectory: "/c/jpeg")
+        let invocation = BenchInvocation(
+            ["gm", "mogrify", "-thumbnail", "88x88^", "+profile", "*", "it's.jpg"], workingDirectory: "/c/jpeg")
         #expect(invocation.commandLine == "(cd /c/jpeg && gm mogrify -thumbnail '88x88^' +profile '*' 'it'\\''s.jpg')")
     }
 }

@@ -92,9 +92,13 @@ struct BenchReferenceTests {
     @Test func aConstantImageStaysExactlyThatColourInBothDomains() {
         let flat = PixelBuffer(width: 40, height: 30, fill: RGBA(200, 100, 37))
         for linear in [false, true] {
-            let out = BenchReference.render(flat, options: ResizeOptions(width: 9, height: 9, mode: .fill), linearLight: linear)
+            let out = BenchReference.render(
+                flat, options: ResizeOptions(width: 9, height: 9, mode: .fill), linearLight: linear)
             #expect(out.width == 9 && out.height == 9)
-            #expect(Set(stride(from: 0, to: out.pixels.count, by: 4).map { out[($0 / 4) % 9, ($0 / 4) / 9] }) == [RGBA(200, 100, 37)])
+            #expect(
+                Set(stride(from: 0, to: out.pixels.count, by: 4).map { out[($0 / 4) % 9, ($0 / 4) / 9] }) == [
+                    RGBA(200, 100, 37)
+                ])
         }
     }
 
@@ -104,7 +108,9 @@ struct BenchReferenceTests {
         // in the encoded domain, and linear 0.5 → sRGB 0.7354 → 188 in linear light.
         var stripes = PixelBuffer(width: 48, height: 4, fill: .black)
         for y in 0..<4 {
-            for x in stride(from: 1, to: 48, by: 2) { stripes.pixels.replaceSubrange((y * 48 + x) * 4..<(y * 48 + x) * 4 + 3, with: [255, 255, 255]) }
+            for x in stride(from: 1, to: 48, by: 2) {
+                stripes.pixels.replaceSubrange((y * 48 + x) * 4..<(y * 48 + x) * 4 + 3, with: [255, 255, 255])
+            }
         }
         let options = ResizeOptions(width: 24, height: 4, mode: .stretch)
         let encoded = BenchReference.render(stripes, options: options)
@@ -121,7 +127,8 @@ struct BenchReferenceTests {
         for y in 0..<30 {
             for x in 0..<100 {
                 strip.pixels.replaceSubrange((y * 300 + x) * 4..<(y * 300 + x) * 4 + 4, with: [255, 0, 0, 255])
-                strip.pixels.replaceSubrange((y * 300 + x + 200) * 4..<(y * 300 + x + 200) * 4 + 4, with: [0, 255, 0, 255])
+                strip.pixels.replaceSubrange(
+                    (y * 300 + x + 200) * 4..<(y * 300 + x + 200) * 4 + 4, with: [0, 255, 0, 255])
             }
         }
         let fill = BenchReference.render(strip, options: ResizeOptions(width: 3, height: 3, mode: .fill))

@@ -12,14 +12,20 @@ struct BenchRenderingTests {
         let header = lines[heading + 1]
         for column in BenchTextRenderer.headers { #expect(header.contains(column), "\(column)") }
         let rows = lines[(heading + 3)...(heading + 5)]
-        #expect(rows.map { $0.split(separator: " ").first.map(String.init) } == ["thumbkit", "vipsthumbnail", "floor-djpeg"])
+        #expect(
+            rows.map { $0.split(separator: " ").first.map(String.init) } == [
+                "thumbkit", "vipsthumbnail", "floor-djpeg",
+            ])
         let ours = lines[heading + 3]
         #expect(ours.contains(" 30.0 ") && ours.contains("1.20 / 1.33 / 1.50") && ours.contains("80 MiB"))
         #expect(ours.contains("0.9300/0.8800") && ours.contains("31.20/25.10"))
         #expect(ours.hasSuffix("1.00"))
         #expect(lines[heading + 4].hasSuffix("1.50") && lines[heading + 4].contains("inf/inf"))
         #expect(lines[heading + 5].contains("—") && lines[heading + 5].hasSuffix("0.75"))
-        #expect(text.contains("note: vipsthumbnail: 37 identical to the reference (left out of PSNR), 3 size mismatches (not scored)"))
+        #expect(
+            text.contains(
+                "note: vipsthumbnail: 37 identical to the reference (left out of PSNR), 3 size mismatches (not scored)")
+        )
         #expect(text.contains("thumbkit runs at 1.50× vipsthumbnail"))
         #expect(text.contains("thumbkit reaches 75 % of the floor-djpeg speed (decode alone); 72 % by CPU time"))
         #expect(text.hasSuffix("\n") && !text.hasSuffix("\n\n"))

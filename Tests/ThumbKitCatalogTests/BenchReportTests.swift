@@ -8,7 +8,8 @@ struct BenchReportTests {
     static func sample() -> BenchReport {
         let environment = BenchReport.Environment(
             cpuModel: "Test CPU <fast> & cheap", cores: 2, os: "Debian GNU/Linux 12 (bookworm), Linux 6.1.0",
-            machine: "Test CPU, 2 cores", thumbkitVersion: "0.1.0", gitCommit: "0123456789abcdef0123456789abcdef01234567",
+            machine: "Test CPU, 2 cores", thumbkitVersion: "0.1.0",
+            gitCommit: "0123456789abcdef0123456789abcdef01234567",
             tools: [
                 BenchPeer(tool: .thumbkit, executable: "/bin/thumbkit", version: "thumbkit 0.1.0"),
                 BenchPeer(tool: .vipsthumbnail, executable: "/usr/bin/vipsthumbnail", version: "libvips 8.14.1"),

@@ -18,7 +18,8 @@ struct BenchRunnerTests {
         let log = workspace.path("order.log")
         let runner = BenchRunner(runs: 2, warmupRuns: 1, workFolder: workspace.path("work"))
         var announced: [String] = []
-        let timings = runner.run([[recordingEntry("a", log: log), recordingEntry("b", log: log)]]) { done, total, entry in
+        let timings = runner.run([[recordingEntry("a", log: log), recordingEntry("b", log: log)]]) {
+            done, total, entry in
             announced.append("\(done)/\(total) \(entry.tool)")
         }
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
@@ -38,7 +39,9 @@ struct BenchRunnerTests {
         let log = workspace.path("order.log")
         func entry(_ key: String, _ tool: String) -> BenchRunner.Entry {
             BenchRunner.Entry(key: key, tool: tool) { _ in
-                BenchWorkload(invocations: [BenchInvocation(["/bin/sh", "-c", "echo $0 >> \"$1\"", "\(key):\(tool)", log])])
+                BenchWorkload(invocations: [
+                    BenchInvocation(["/bin/sh", "-c", "echo $0 >> \"$1\"", "\(key):\(tool)", log])
+                ])
             }
         }
         let runner = BenchRunner(runs: 1, warmupRuns: 0, workFolder: workspace.path("work"))
@@ -72,7 +75,8 @@ struct BenchRunnerTests {
         let workspace = try TestWorkspace()
         let folder = workspace.path("meet")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let script = "touch \"$1/$2\"; i=0; while [ ! -e \"$1/$3\" ]; do i=$((i+1)); [ $i -gt 200 ] && exit 1; sleep 0.05; done"
+        let script =
+            "touch \"$1/$2\"; i=0; while [ ! -e \"$1/$3\" ]; do i=$((i+1)); [ $i -gt 200 ] && exit 1; sleep 0.05; done"
         let workload = BenchWorkload(
             invocations: [
                 BenchInvocation(["/bin/sh", "-c", script, "sh", folder, "one", "two"]),

@@ -13,21 +13,28 @@ struct BenchSessionTests {
                 peersRequested: true, limitRequested: true))
     }
 
-    private func timing(_ key: String, _ tool: BenchTool, walls: [Double], failures: [String] = []) -> BenchRunner.Timing {
+    private func timing(_ key: String, _ tool: BenchTool, walls: [Double], failures: [String] = [])
+        -> BenchRunner.Timing
+    {
         BenchRunner.Timing(
             key: key, tool: tool.rawValue,
-            runs: walls.map { BenchMeasurement(wallSeconds: $0, cpuSeconds: 2 * $0, peakRSSBytes: Int($0 * 1000), failures: failures) },
+            runs: walls.map {
+                BenchMeasurement(wallSeconds: $0, cpuSeconds: 2 * $0, peakRSSBytes: Int($0 * 1000), failures: failures)
+            },
             outputFolder: "/w/\(tool.rawValue)", failureLog: nil)
     }
 
     @Test func eachJobAndSetIsAGroupOfTheToolsThatRunIt() {
         let groups = session(tools: [.thumbkit, .imagemagickHint, .djpegFloor, .decodeFloor]).groups()
         // The icons job is not enabled, so only bug-thumb's two sets run.
-        #expect(groups.map { $0.map { "\($0.key) \($0.tool)" } } == [
-            ["bug-thumb/jpeg thumbkit", "bug-thumb/jpeg imagemagick-hint", "bug-thumb/jpeg floor-djpeg",
-             "bug-thumb/jpeg floor-decode"],
-            ["bug-thumb/png thumbkit", "bug-thumb/png floor-decode"],
-        ])
+        #expect(
+            groups.map { $0.map { "\($0.key) \($0.tool)" } } == [
+                [
+                    "bug-thumb/jpeg thumbkit", "bug-thumb/jpeg imagemagick-hint", "bug-thumb/jpeg floor-djpeg",
+                    "bug-thumb/jpeg floor-decode",
+                ],
+                ["bug-thumb/png thumbkit", "bug-thumb/png floor-decode"],
+            ])
     }
 
     @Test func figuresComeFromTheMedianRunAndRatiosFromThumbKitsSpeed() throws {

@@ -40,15 +40,21 @@ enum BenchCommand: Command {
         ],
         options: [
             .value("corpus", valueName: "dir", help: "Benchmark corpus folder.", default: "bench-corpus"),
-            .repeated("job", valueName: "name", help: "Job to run (repeatable; default: every available job).", allowedValues: BenchJob.all.map(\.name)),
+            .repeated(
+                "job", valueName: "name", help: "Job to run (repeatable; default: every available job).",
+                allowedValues: BenchJob.all.map(\.name)),
             .value("runs", valueName: "n", help: "Timed runs per tool, after one warm-up.", default: "5"),
-            .value("jobs", short: "j", valueName: "n", help: "Parallelism given to every tool.", defaultHelp: "active processors"),
+            .value(
+                "jobs", short: "j", valueName: "n", help: "Parallelism given to every tool.",
+                defaultHelp: "active processors"),
             .flag("peers", help: "Also time the peer tools found on PATH."),
             .flag("limit", help: "Also time decoding alone (the floor) for comparison."),
             .flag("linear", help: "Also score against a linear-light reference."),
             .value("json", valueName: "file", help: "Write every figure as JSON to this file."),
             .value("html", valueName: "file", help: "Write an HTML page with bar charts to this file."),
-            .value("catalog", valueName: "path", help: "Catalog database that keeps the history.", default: "thumbkit.sqlite"),
+            .value(
+                "catalog", valueName: "path", help: "Catalog database that keeps the history.",
+                default: "thumbkit.sqlite"),
             .value("note", valueName: "text", help: "A note saved with the run."),
             .flag("no-history", help: "Do not save the run in the catalog."),
         ])
@@ -92,7 +98,8 @@ enum BenchCommand: Command {
             guard let text = rest.first else { throw .missingArgument("run") }
             if rest.count > 1 { throw .unexpectedArgument(rest[1]) }
             guard let id = Int(text), id > 0 else {
-                throw .invalidValue(option: "<run>", value: text, reason: "expected a run id from 'thumbkit bench history'")
+                throw .invalidValue(
+                    option: "<run>", value: text, reason: "expected a run id from 'thumbkit bench history'")
             }
             return .show(runID: id, catalog: catalog)
         default:

@@ -12,7 +12,9 @@ enum BenchHistoryCommand {
     }
 
     /// The listing, ending with a newline.
-    static func render(runs: [BenchRun], results: [BenchResult], catalog: String, environment: [String: String]) -> String {
+    static func render(runs: [BenchRun], results: [BenchResult], catalog: String, environment: [String: String])
+        -> String
+    {
         guard !runs.isEmpty else { return "No benchmark runs in \(catalog) yet (run 'thumbkit bench').\n" }
         let locale = BenchShowCommand.locale(for: "LC_TIME", environment: environment)
         let zone = BenchShowCommand.timeZone(environment: environment)

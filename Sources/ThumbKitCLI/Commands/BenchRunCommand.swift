@@ -58,7 +58,8 @@ enum BenchRunCommand {
             pillowScript: BenchPrograms.findPillowScript(
                 environment: context.environment, executable: executable,
                 currentDirectory: FileManager.default.currentDirectoryPath))
-        let discovery = BenchPeer.discover(wantedTools(settings), programs: programs, thumbkitVersion: VersionInfo.version)
+        let discovery = BenchPeer.discover(
+            wantedTools(settings), programs: programs, thumbkitVersion: VersionInfo.version)
         for missing in discovery.missing { context.printError("notice: skipping \(missing)") }
         guard discovery.found.contains(where: { $0.tool == .thumbkit }) else {
             throw BenchError.tool(name: "thumbkit", reason: "cannot run \(executable)")
@@ -87,7 +88,8 @@ enum BenchRunCommand {
 
         var failed = report.jobs.contains { job in job.thumbkit.map { !$0.failures.isEmpty } ?? true }
         if let path = settings.jsonPath {
-            failed = !write(Array(try CommandContext.jsonString(report).utf8) + [10], to: path, context: context) || failed
+            failed =
+                !write(Array(try CommandContext.jsonString(report).utf8) + [10], to: path, context: context) || failed
         }
         if let path = settings.htmlPath {
             failed = !write(Array(BenchHTMLRenderer.render(report).utf8), to: path, context: context) || failed
@@ -96,7 +98,8 @@ enum BenchRunCommand {
             do {
                 let store = try CatalogStore(path: settings.catalogPath)
                 let run = try BenchHistory.save(report, note: settings.note, to: store)
-                context.print("Saved as run \(run.id) in \(settings.catalogPath) (see 'thumbkit bench show \(run.id)').")
+                context.print(
+                    "Saved as run \(run.id) in \(settings.catalogPath) (see 'thumbkit bench show \(run.id)').")
             } catch {
                 context.report(error)
                 failed = true

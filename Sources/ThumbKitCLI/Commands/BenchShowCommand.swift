@@ -17,7 +17,8 @@ enum BenchShowCommand {
     }
 
     /// The whole view, ending with a newline.
-    static func render(_ detail: BenchHistory.Detail, environment: [String: String], colors: Terminal.Palette) -> String {
+    static func render(_ detail: BenchHistory.Detail, environment: [String: String], colors: Terminal.Palette) -> String
+    {
         let numbers = locale(for: "LC_NUMERIC", environment: environment)
         let dates = locale(for: "LC_TIME", environment: environment)
         let zone = timeZone(environment: environment)
@@ -29,7 +30,8 @@ enum BenchShowCommand {
         if !run.note.isEmpty { lines.append("Note: \(run.note)") }
         let runsInMonth = detail.comparisons.map(\.monthRuns).max() ?? 1
         lines.append(
-            "Against \(runsInMonth) run\(runsInMonth == 1 ? "" : "s") in \(monthText(detail.month.start, locale: dates, timeZone: zone)):")
+            "Against \(runsInMonth) run\(runsInMonth == 1 ? "" : "s") in \(monthText(detail.month.start, locale: dates, timeZone: zone)):"
+        )
         lines.append("")
         guard !detail.comparisons.isEmpty else {
             return (lines + ["(this run has no results)"]).joined(separator: "\n") + "\n"

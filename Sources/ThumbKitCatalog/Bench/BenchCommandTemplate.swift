@@ -52,7 +52,8 @@ public struct BenchCommandTemplate: Sendable, Hashable {
         case .perFile: groups = files.map { [$0] }
         }
         let invocations = groups.map { group in
-            BenchInvocation(words(for: group, output: output, parallel: parallel, programs: programs, scale: scale),
+            BenchInvocation(
+                words(for: group, output: output, parallel: parallel, programs: programs, scale: scale),
                 workingDirectory: folder)
         }
         return BenchWorkload(invocations: invocations, lanes: distribution == .single ? 1 : parallel)

@@ -43,9 +43,13 @@ public enum BenchHTMLRenderer {
     /// One job: heading, table, throughput chart, quality chart.
     static func section(_ job: BenchReport.Job) -> String {
         var html = "<section>\n<h2>\(escape(job.name)) · \(escape(job.set)) set</h2>\n"
-        html += "<p>\(escape(job.summary)); \(job.images) images, \(BenchTextRenderer.fixed(job.megapixels, 1)) MP.</p>\n"
+        html +=
+            "<p>\(escape(job.summary)); \(job.images) images, \(BenchTextRenderer.fixed(job.megapixels, 1)) MP.</p>\n"
         html += "<table>\n<thead><tr>"
-        for header in ["tool", "images/s", "MP/s", "median wall s", "CPU s", "peak RSS", "SSIM mean", "SSIM worst", "PSNR mean", "thumbkit ÷"] {
+        for header in [
+            "tool", "images/s", "MP/s", "median wall s", "CPU s", "peak RSS", "SSIM mean", "SSIM worst", "PSNR mean",
+            "thumbkit ÷",
+        ] {
             html += "<th>\(escape(header))</th>"
         }
         html += "</tr></thead>\n<tbody>\n"
@@ -72,14 +76,17 @@ public enum BenchHTMLRenderer {
     }
 
     /// A horizontal bar chart: one labelled bar per tool, scaled to the largest value.
-    static func chart(title: String, bars: [(label: String, role: BenchTool.Role, value: Double)], digits: Int) -> String {
+    static func chart(title: String, bars: [(label: String, role: BenchTool.Role, value: Double)], digits: Int)
+        -> String
+    {
         let labelWidth = 150.0
         let barSpace = 380.0
         let rowHeight = 22.0
         let width = labelWidth + barSpace + 80
         let height = rowHeight * Double(bars.count) + 30
         let largest = bars.map(\.value).filter(\.isFinite).max() ?? 0
-        var svg = "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+        var svg =
+            "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
         svg += "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">\n"
         svg += "<title>\(escape(title))</title>\n"
         for (index, bar) in bars.enumerated() {

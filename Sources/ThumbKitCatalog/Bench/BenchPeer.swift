@@ -38,15 +38,21 @@ public struct BenchPeer: Sendable, Hashable, Codable {
         for tool in tools {
             let program = Self.program(for: tool, programs: programs)
             guard let executable = ProcessTimer.which(program) else {
-                missing.append(.tool(name: tool.rawValue, reason: "'\(program)' not found (install it with scripts/install-peers)"))
+                missing.append(
+                    .tool(name: tool.rawValue, reason: "'\(program)' not found (install it with scripts/install-peers)")
+                )
                 continue
             }
             if tool == .pillow && programs.pillowScript == nil {
-                missing.append(.tool(name: tool.rawValue, reason: "cannot find \(BenchPrograms.pillowScriptPath) (set THUMBKIT_PILLOW_SCRIPT)"))
+                missing.append(
+                    .tool(
+                        name: tool.rawValue,
+                        reason: "cannot find \(BenchPrograms.pillowScriptPath) (set THUMBKIT_PILLOW_SCRIPT)"))
                 continue
             }
             guard let version = version(of: tool, executable: executable, thumbkitVersion: thumbkitVersion) else {
-                let reason = tool == .pillow
+                let reason =
+                    tool == .pillow
                     ? "\(executable) cannot import PIL (install python3-pil with scripts/install-peers)"
                     : "\(executable) does not report a version"
                 missing.append(.tool(name: tool.rawValue, reason: reason))
@@ -69,7 +75,10 @@ public struct BenchPeer: Sendable, Hashable, Codable {
         case .graphicsmagick:
             return CommandCapture.firstLine([executable, "version"])
         case .pillow:
-            return CommandCapture.firstLine([executable, "-c", "import PIL, sys; print('Pillow', PIL.__version__, 'on Python', sys.version.split()[0])"])
+            return CommandCapture.firstLine([
+                executable, "-c",
+                "import PIL, sys; print('Pillow', PIL.__version__, 'on Python', sys.version.split()[0])",
+            ])
         case .djpegFloor:
             // djpeg has no version flag: -version prints its banner, then reads stdin (empty here)
             // and fails, so its exit status is ignored.

@@ -99,7 +99,10 @@ public enum BenchReference {
                     source[4 * x + 3] = alpha
                 }
                 for o in 0..<outW {
-                    var r = 0.0, g = 0.0, b = 0.0, a = 0.0
+                    var r = 0.0
+                    var g = 0.0
+                    var b = 0.0
+                    var a = 0.0
                     let start = columns.starts[o] - firstColumn
                     for (t, w) in columns.weights[o].enumerated() {
                         let s = 4 * (start + t)
@@ -122,7 +125,10 @@ public enum BenchReference {
             let start = rows.starts[oy] - firstRow
             let weights = rows.weights[oy]
             for ox in 0..<outW {
-                var r = 0.0, g = 0.0, b = 0.0, a = 0.0
+                var r = 0.0
+                var g = 0.0
+                var b = 0.0
+                var a = 0.0
                 for (t, w) in weights.enumerated() {
                     let s = ((start + t) * outW + ox) * 4
                     r += w * band[s]

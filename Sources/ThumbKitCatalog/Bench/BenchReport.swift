@@ -161,7 +161,11 @@ public struct BenchReport: Sendable, Hashable, Codable {
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            if mean.isFinite { try container.encode(mean, forKey: .mean) } else { try container.encodeNil(forKey: .mean) }
+            if mean.isFinite {
+                try container.encode(mean, forKey: .mean)
+            } else {
+                try container.encodeNil(forKey: .mean)
+            }
             if min.isFinite { try container.encode(min, forKey: .min) } else { try container.encodeNil(forKey: .min) }
         }
     }

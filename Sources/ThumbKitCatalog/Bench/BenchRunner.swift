@@ -16,7 +16,8 @@ public struct BenchRunner: Sendable {
         /// The processes of one run, writing into the given (fresh) output folder.
         public let workload: @Sendable (_ outputFolder: String) -> BenchWorkload
 
-        public init(key: String, tool: String, workload: @escaping @Sendable (_ outputFolder: String) -> BenchWorkload) {
+        public init(key: String, tool: String, workload: @escaping @Sendable (_ outputFolder: String) -> BenchWorkload)
+        {
             self.key = key
             self.tool = tool
             self.workload = workload

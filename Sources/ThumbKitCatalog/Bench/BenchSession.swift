@@ -60,7 +60,8 @@ public struct BenchSession: Sendable {
 
     /// Runs everything and returns the report (no history is written here).
     public func run(
-        environment: BenchReport.Environment, date: Date = Date(), progress: @escaping @Sendable (Progress) -> Void = { _ in }
+        environment: BenchReport.Environment, date: Date = Date(),
+        progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) -> BenchReport {
         let runner = BenchRunner(runs: options.runs, warmupRuns: options.warmupRuns, workFolder: options.workFolder)
         let timings = runner.run(groups()) { done, total, entry in
@@ -161,7 +162,8 @@ public struct BenchSession: Sendable {
             cpuSeconds: cpu?.median ?? 0, peakRSSBytes: timing.runs.map(\.peakRSSBytes).max() ?? 0,
             ssim: quality(score?.ssim), psnr: psnrQuality(score?.psnr),
             ssimLinear: quality(score?.ssimLinear), psnrLinear: psnrQuality(score?.psnrLinear),
-            scoredOutputs: score?.ssim.count ?? 0, identicalOutputs: score?.psnr.filter { !$0.isFinite }.count ?? 0, sizeMismatches: score?.sizeMismatches ?? 0,
+            scoredOutputs: score?.ssim.count ?? 0, identicalOutputs: score?.psnr.filter { !$0.isFinite }.count ?? 0,
+            sizeMismatches: score?.sizeMismatches ?? 0,
             missingOutputs: score?.missing ?? 0, unreadableOutputs: score?.unreadable.count ?? 0,
             failures: timing.failures)
     }

@@ -11,7 +11,9 @@ public enum BenchTextRenderer {
         var lines: [String] = []
         let env = report.environment
         let settings = report.settings
-        lines.append("thumbkit bench \(env.thumbkitVersion) · commit \(env.gitCommit.prefix(12)) · \(env.cpuModel), \(env.cores) cores")
+        lines.append(
+            "thumbkit bench \(env.thumbkitVersion) · commit \(env.gitCommit.prefix(12)) · \(env.cpuModel), \(env.cores) cores"
+        )
         lines.append(
             "\(settings.runs) timed run\(settings.runs == 1 ? "" : "s") per tool after \(settings.warmupRuns) warm-up, "
                 + "-j \(settings.parallelJobs), corpus \(settings.corpus)")
@@ -34,7 +36,10 @@ public enum BenchTextRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static let headers = ["tool", "img/s", "MP/s", "wall s min/med/max", "CPU s", "peak RSS", "SSIM mean/min", "PSNR mean/min", "thumbkit ÷"]
+    static let headers = [
+        "tool", "img/s", "MP/s", "wall s min/med/max", "CPU s", "peak RSS", "SSIM mean/min", "PSNR mean/min",
+        "thumbkit ÷",
+    ]
 
     /// One job's block: heading, table and notes.
     static func render(_ job: BenchReport.Job, linear: Bool) -> [String] {
@@ -59,7 +64,9 @@ public enum BenchTextRenderer {
                 column == 0 ? pad(cell, widths[column]) : padLeft(cell, widths[column])
             }
             lines.append("  " + cells.joined(separator: "  "))
-            if index == 0 { lines.append("  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
+            if index == 0 {
+                lines.append("  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
+            }
         }
         lines += notes(job)
         return lines
@@ -70,10 +77,18 @@ public enum BenchTextRenderer {
         var lines: [String] = []
         for tool in job.tools {
             var parts: [String] = []
-            if tool.identicalOutputs > 0 { parts.append("\(tool.identicalOutputs) identical to the reference (left out of PSNR)") }
-            if tool.sizeMismatches > 0 { parts.append("\(tool.sizeMismatches) size mismatch\(tool.sizeMismatches == 1 ? "" : "es") (not scored)") }
-            if tool.missingOutputs > 0 { parts.append("\(tool.missingOutputs) missing output\(tool.missingOutputs == 1 ? "" : "s")") }
-            if tool.unreadableOutputs > 0 { parts.append("\(tool.unreadableOutputs) unreadable output\(tool.unreadableOutputs == 1 ? "" : "s")") }
+            if tool.identicalOutputs > 0 {
+                parts.append("\(tool.identicalOutputs) identical to the reference (left out of PSNR)")
+            }
+            if tool.sizeMismatches > 0 {
+                parts.append("\(tool.sizeMismatches) size mismatch\(tool.sizeMismatches == 1 ? "" : "es") (not scored)")
+            }
+            if tool.missingOutputs > 0 {
+                parts.append("\(tool.missingOutputs) missing output\(tool.missingOutputs == 1 ? "" : "s")")
+            }
+            if tool.unreadableOutputs > 0 {
+                parts.append("\(tool.unreadableOutputs) unreadable output\(tool.unreadableOutputs == 1 ? "" : "s")")
+            }
             if !parts.isEmpty { lines.append("  note: \(tool.tool): \(parts.joined(separator: ", "))") }
             for failure in tool.failures.prefix(3) { lines.append("  failed: \(tool.tool): \(failure)") }
         }
