@@ -102,9 +102,21 @@ struct BenchRenderingTests {
     @Test func theLongestBarBelongsToTheLargestValue() {
         let svg = BenchHTMLRenderer.chart(
             title: "t", bars: [("a", .ours, 30), ("b", .peer, 15), ("c", .floor, 60)], digits: 1)
-        #expect(svg.contains("class=\"ours\" x=\"150.0\" y=\"12.0\" width=\"190.0\""))
-        #expect(svg.contains("class=\"peer\" x=\"150.0\" y=\"34.0\" width=\"95.0\""))
-        #expect(svg.contains("class=\"floor\" x=\"150.0\" y=\"56.0\" width=\"380.0\""))
+        #expect(svg.contains("class=\"ours\" fill=\"#1f6feb\" x=\"150.0\" y=\"12.0\" width=\"190.0\""))
+        #expect(svg.contains("class=\"peer\" fill=\"#8c959f\" x=\"150.0\" y=\"34.0\" width=\"95.0\""))
+        #expect(svg.contains("class=\"floor\" fill=\"#d0d7de\" x=\"150.0\" y=\"56.0\" width=\"380.0\""))
+        #expect(svg.contains("<figcaption>t</figcaption>"))
+    }
+
+    @Test func qualityBarsStartBelowTheWorstScoreAndSaySo() {
+        let svg = BenchHTMLRenderer.chart(
+            title: "q", bars: [("a", .ours, 0.95), ("b", .peer, 0.85)], digits: 4, baseline: 0.8)
+        #expect(svg.contains("width=\"380.0\""))  // 0.95: the whole length
+        #expect(svg.contains("width=\"126.7\""))  // 0.85: a third of it
+        #expect(svg.contains("<figcaption>q; bars start at 0.80</figcaption>"))
+        let page = BenchHTMLRenderer.render(BenchReportTests.sample())
+        // The sample's worst mean SSIM is 0.89: bars start at 0.85.
+        #expect(page.contains("bars start at 0.85"))
     }
 
     @Test func escapingCoversEveryMarkupCharacter() {

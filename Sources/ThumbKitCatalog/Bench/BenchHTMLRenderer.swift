@@ -19,7 +19,6 @@ public enum BenchHTMLRenderer {
             table { border-collapse: collapse; margin: 0.5em 0 1em; }
             th, td { padding: 0.2em 0.6em; text-align: right; border-bottom: 1px solid #ddd; }
             th:first-child, td:first-child { text-align: left; }
-            .ours { fill: #1f6feb; } .peer { fill: #8c959f; } .floor { fill: #d0d7de; }
             svg text { font: 12px system-ui, sans-serif; fill: #222; }
             </style>
             </head>
@@ -69,16 +68,32 @@ public enum BenchHTMLRenderer {
         let speed = job.tools.map { ($0.tool, $0.role, $0.imagesPerSecond) }
         html += chart(title: "Throughput, images/s (longer is better)", bars: speed, digits: 1)
         let quality = job.tools.compactMap { tool in tool.ssim.map { (tool.tool, tool.role, $0.mean) } }
-        if !quality.isEmpty {
-            html += chart(title: "Mean SSIM against the reference (longer is better)", bars: quality, digits: 4)
+        if let worst = quality.map(\.2).filter(\.isFinite).min() {
+            // SSIM figures sit close together near 1: start the bars a little below the worst
+            // (at a multiple of 0.05) so the differences show, and say so in the caption.
+            let baseline = max(0, ((worst - 0.02) * 20).rounded(.down) / 20)
+            html += chart(
+                title: "Mean SSIM against the reference (longer is better)", bars: quality, digits: 4,
+                baseline: baseline)
         }
         return html + "</section>\n"
     }
 
-    /// A horizontal bar chart: one labelled bar per tool, scaled to the largest value.
-    static func chart(title: String, bars: [(label: String, role: BenchTool.Role, value: Double)], digits: Int)
-        -> String
-    {
+    /// Bar colours: ThumbKit blue, peers grey, floors light grey (attributes, not CSS, so a
+    /// chart copied out of the page keeps them).
+    static func color(_ role: BenchTool.Role) -> String {
+        switch role {
+        case .ours: return "#1f6feb"
+        case .peer: return "#8c959f"
+        case .floor: return "#d0d7de"
+        }
+    }
+
+    /// A horizontal bar chart: one labelled bar per tool, from `baseline` (0 unless the values
+    /// crowd near the top) to the largest value.
+    static func chart(
+        title: String, bars: [(label: String, role: BenchTool.Role, value: Double)], digits: Int, baseline: Double = 0
+    ) -> String {
         let labelWidth = 150.0
         let barSpace = 380.0
         let rowHeight = 22.0
@@ -91,15 +106,17 @@ public enum BenchHTMLRenderer {
         svg += "<title>\(escape(title))</title>\n"
         for (index, bar) in bars.enumerated() {
             let y = 10 + rowHeight * Double(index)
-            let value = bar.value.isFinite ? max(0, bar.value) : 0
-            let length = largest > 0 ? barSpace * value / largest : 0
+            let value = bar.value.isFinite ? max(baseline, bar.value) : baseline
+            let length = largest > baseline ? barSpace * (value - baseline) / (largest - baseline) : 0
             svg += "<text x=\"0\" y=\"\(format(y + 14))\">\(escape(bar.label))</text>"
-            svg += "<rect class=\"\(bar.role.rawValue)\" x=\"\(format(labelWidth))\" y=\"\(format(y + 2))\" "
+            svg += "<rect class=\"\(bar.role.rawValue)\" fill=\"\(color(bar.role))\" "
+            svg += "x=\"\(format(labelWidth))\" y=\"\(format(y + 2))\" "
             svg += "width=\"\(format(length))\" height=\"\(format(rowHeight - 6))\"/>"
             svg += "<text x=\"\(format(labelWidth + length + 6))\" y=\"\(format(y + 14))\">"
             svg += "\(escape(BenchTextRenderer.finite(bar.value, digits)))</text>\n"
         }
-        svg += "</svg>\n<figcaption>\(escape(title))</figcaption>\n</figure>\n"
+        let caption = baseline > 0 ? "\(title); bars start at \(BenchTextRenderer.fixed(baseline, 2))" : title
+        svg += "</svg>\n<figcaption>\(escape(caption))</figcaption>\n</figure>\n"
         return svg
     }
 
