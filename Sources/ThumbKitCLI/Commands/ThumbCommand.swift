@@ -19,7 +19,7 @@ enum ThumbCommand: Command {
             """,
         positionals: [.variadic("input", help: "Image files or folders to read.")],
         options: [
-            .value("size", short: "s", valueName: "WxH", help: "Target box in pixels (N means NxN).", default: "128x128"),
+            .value("size", short: "s", valueName: "WxH", help: "Target box in pixels (N means NxN; Wx means W wide, any height, with --fit fit).", default: "128x128"),
             .choice("fit", of: ResizeMode.self, default: .fill, help: "How the source maps onto the box."),
             .value("scales", valueName: "list", help: "Scale factors to make, such as 1,2,3.", default: "1"),
             .value("output", short: "o", valueName: "template", help: "Output name template.", default: "tn_%s.jpg"),
@@ -52,8 +52,28 @@ enum ThumbCommand: Command {
         case warning
     }
 
+    /// The box height that stands for "any height" in a width-only size (`-s 720x`), as
+    /// vipsthumbnail does with its largest coordinate: taller than any image the limits allow,
+    /// so the width always decides a fit.
+    static let anyHeight = 10_000_000
+
+    /// The target box from `--size`: `WxH`, `N` (an NxN square), or `Wx` (W wide and any height,
+    /// as vipsthumbnail's `--size 720x`), which only makes sense with `--fit fit`.
+    static func box(_ arguments: ParsedArguments, mode: ResizeMode) throws(UsageError) -> ParsedArguments.Size {
+        let text = arguments.value("size")!
+        guard text.count > 1, text.last == "x" || text.last == "X" else { return try arguments.size("size")! }
+        let digits = text.dropLast()
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let width = Int(digits), width > 0 else {
+            throw UsageError.invalidValue(option: "--size", value: text, reason: "expected WxH, N or Wx (such as 720x)")
+        }
+        guard mode == .fit else {
+            throw UsageError.invalidValue(option: "--size", value: text, reason: "a width-only size needs --fit fit")
+        }
+        return ParsedArguments.Size(width: width, height: anyHeight)
+    }
+
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let size = try arguments.size("size")!
+        let size = try box(arguments, mode: try arguments.choice("fit", as: ResizeMode.self)!)
         guard let background = RGBA(parsing: arguments.value("background")!) else {
             throw UsageError.invalidValue(option: "--background", value: arguments.value("background")!, reason: "expected #rrggbb, #rrggbbaa or a colour name")
         }

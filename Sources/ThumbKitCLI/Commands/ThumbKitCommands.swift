@@ -2,6 +2,6 @@
 public enum ThumbKitCommands {
     public static let all: [any Command.Type] = [
         ThumbCommand.self, CatalogCommand.self, BuildCommand.self, SiteCommand.self, WatchCommand.self,
-        DemoCommand.self,
+        BenchCommand.self, CompareCommand.self, DemoCommand.self,
     ]
 }

@@ -10,6 +10,16 @@ import Foundation
 public enum ProcessTimer {
     /// One finished run.
     public struct Measurement: Sendable, Hashable, Codable {
+        public init(
+            wallSeconds: Double, userSeconds: Double, systemSeconds: Double, peakRSSBytes: Int, exitStatus: Int32
+        ) {
+            self.wallSeconds = wallSeconds
+            self.userSeconds = userSeconds
+            self.systemSeconds = systemSeconds
+            self.peakRSSBytes = peakRSSBytes
+            self.exitStatus = exitStatus
+        }
+
         public var wallSeconds: Double
         public var userSeconds: Double
         public var systemSeconds: Double
@@ -22,14 +32,28 @@ public enum ProcessTimer {
     /// Why a command could not be run.
     public struct LaunchError: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Runs `arguments` (the first is looked up on PATH) with stdout and stderr sent to
     /// `outputPath` (or /dev/null), and waits for it.
-    public static func run(_ arguments: [String], outputPath: String? = nil, environment: [String: String]? = nil)
-        throws -> Measurement
-    {
+    ///
+    /// With `workingDirectory`, the command runs there: it is started as
+    /// `/bin/sh -c 'cd -- "$0" && exec "$@"' DIR ARGS…`, so the measured process is the command
+    /// itself once the shell has replaced itself (glibc's `posix_spawn_file_actions_addchdir_np`
+    /// is not visible to Swift).
+    public static func run(
+        _ arguments: [String], outputPath: String? = nil, environment: [String: String]? = nil,
+        workingDirectory: String? = nil
+    ) throws -> Measurement {
         precondition(!arguments.isEmpty, "A command needs a program.")
+        if let workingDirectory {
+            let wrapped = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", workingDirectory] + arguments
+            return try run(wrapped, outputPath: outputPath, environment: environment)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -37,6 +61,19 @@ public enum ProcessTimer {
         posix_spawn_file_actions_addopen(&actions, 1, sink, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // The child starts with no signal blocked and every signal at its default action. The
+        // calling thread may block most signals (Foundation's and Dispatch's threads do), and
+        // posix_spawn would pass that mask on: Python's multiprocessing then hangs forever.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -47,7 +84,7 @@ public enum ProcessTimer {
         }
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let rc = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp)
+        let rc = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &envp)
         if rc != 0 {
             throw LaunchError(description: "\(arguments[0]): cannot start: \(String(cString: strerror(rc)))")
         }

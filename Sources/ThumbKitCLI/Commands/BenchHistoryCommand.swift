@@ -1,0 +1,56 @@
+import Foundation
+import ThumbKitCatalog
+
+/// `thumbkit bench history`: the saved benchmark runs, newest first, with their date (in the
+/// user's locale and time zone), commit, machine and how many figures each kept.
+enum BenchHistoryCommand {
+    static func run(catalog: String, context: CommandContext) throws -> ExitCode {
+        let store = try openExisting(catalog)
+        let (runs, results) = try store.read { tx in (try tx.benchRuns(), try tx.benchResults()) }
+        context.stdout.write(render(runs: runs, results: results, catalog: catalog, environment: context.environment))
+        return .success
+    }
+
+    /// The listing, ending with a newline.
+    static func render(runs: [BenchRun], results: [BenchResult], catalog: String, environment: [String: String])
+        -> String
+    {
+        guard !runs.isEmpty else { return "No benchmark runs in \(catalog) yet (run 'thumbkit bench').\n" }
+        let locale = BenchShowCommand.locale(for: "LC_TIME", environment: environment)
+        let zone = BenchShowCommand.timeZone(environment: environment)
+        var counts: [Int: Int] = [:]
+        for result in results { counts[result.runID, default: 0] += 1 }
+        var rows = [["run", "date", "commit", "figures", "machine", "note"]]
+        for run in runs {
+            rows.append([
+                String(run.id), BenchShowCommand.dateText(run.date, locale: locale, timeZone: zone),
+                String(run.gitCommit.prefix(12)), String(counts[run.id, default: 0]), run.machine, run.note,
+            ])
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let lines = rows.map { row in
+            row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 || column == 3 ? padding + cell : cell + padding
+            }.joined(separator: "  ").trimmingTrailingSpaces
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Opens a catalog that must already exist (reading the history never creates one).
+    static func openExisting(_ path: String) throws -> CatalogStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw BenchError.missingCatalog(path: path)
+        }
+        return try CatalogStore(path: path)
+    }
+}
+
+extension String {
+    /// The string without trailing spaces.
+    fileprivate var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import ThumbKitCatalog
+
+/// `thumbkit bench show RUN`: the detail view of one saved run (the Weight History detail
+/// view, for performance). For each job and tool: the run's images/s against the lowest,
+/// highest and average of the runs in the same calendar month, the loss from the month's best
+/// and the gain over its worst; green when better than the month's average and red when worse
+/// (on a terminal). Numbers and dates follow the user's locale (`LC_ALL`, then `LC_NUMERIC` /
+/// `LC_TIME`, then `LANG`) and time zone (`TZ`).
+enum BenchShowCommand {
+    static func run(runID: Int, catalog: String, context: CommandContext) throws -> ExitCode {
+        let store = try BenchHistoryCommand.openExisting(catalog)
+        let calendar = calendar(environment: context.environment)
+        let detail = try BenchHistory.detail(runID: runID, store: store, calendar: calendar)
+        context.stdout.write(render(detail, environment: context.environment, colors: context.colors))
+        return .success
+    }
+
+    /// The whole view, ending with a newline.
+    static func render(_ detail: BenchHistory.Detail, environment: [String: String], colors: Terminal.Palette) -> String
+    {
+        let numbers = locale(for: "LC_NUMERIC", environment: environment)
+        let dates = locale(for: "LC_TIME", environment: environment)
+        let zone = timeZone(environment: environment)
+        let run = detail.run
+        var lines = [
+            "Run \(run.id) · \(dateText(run.date, locale: dates, timeZone: zone)) · commit \(run.gitCommit.prefix(12))",
+            run.machine,
+        ]
+        if !run.note.isEmpty { lines.append("Note: \(run.note)") }
+        let runsInMonth = detail.comparisons.map(\.monthRuns).max() ?? 1
+        lines.append(
+            "Against \(runsInMonth) run\(runsInMonth == 1 ? "" : "s") in \(monthText(detail.month.start, locale: dates, timeZone: zone)):"
+        )
+        lines.append("")
+        guard !detail.comparisons.isEmpty else {
+            return (lines + ["(this run has no results)"]).joined(separator: "\n") + "\n"
+        }
+        let decimal = FloatingPointFormatStyle<Double>.number.precision(.fractionLength(1)).locale(numbers)
+        let percent = FloatingPointFormatStyle<Double>.Percent.percent.precision(.fractionLength(1))
+            .sign(strategy: .always(includingZero: false)).locale(numbers)
+        func number(_ value: Double) -> String { value.formatted(decimal) }
+        func signed(_ value: Double) -> String { (value == 0 ? 0 : value).formatted(percent) }
+
+        var rows = [["job", "tool", "images/s", "month min", "month avg", "month max", "from best", "over worst"]]
+        for c in detail.comparisons {
+            rows.append([
+                c.job, c.tool, number(c.value), number(c.monthMin), number(c.monthMean), number(c.monthMax),
+                signed(-c.lossFromBest), signed(c.gainOverWorst),
+            ])
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for (index, row) in rows.enumerated() {
+            var cells: [String] = []
+            for (column, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                var text = column < 2 ? cell + padding : padding + cell
+                if column == 2, index > 0 {
+                    switch detail.comparisons[index - 1].standing {
+                    case .better: text = colors.green(text)
+                    case .worse: text = colors.red(text)
+                    case .same: break
+                    }
+                }
+                cells.append(text)
+            }
+            lines.append(cells.joined(separator: "  "))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Locale
+
+    /// The locale of a category: `LC_ALL`, else the category's variable, else `LANG`, read
+    /// from `environment` (`de_DE.UTF-8` → `de_DE`; `C` and `POSIX` → `en_US_POSIX`); when
+    /// none is set, `Locale.current`.
+    static func locale(for category: String, environment: [String: String]) -> Locale {
+        let value = [environment["LC_ALL"], environment[category], environment["LANG"]]
+            .compactMap { $0 }.first { !$0.isEmpty }
+        guard let value else { return Locale.current }
+        let name = value.split(separator: ".", maxSplits: 1).first.map(String.init) ?? value
+        let base = name.split(separator: "@", maxSplits: 1).first.map(String.init) ?? name
+        if base == "C" || base == "POSIX" || base.isEmpty { return Locale(identifier: "en_US_POSIX") }
+        return Locale(identifier: base)
+    }
+
+    /// `TZ` from `environment` (`Europe/Berlin`, `:UTC`), else the system's time zone.
+    static func timeZone(environment: [String: String]) -> TimeZone {
+        guard var name = environment["TZ"], !name.isEmpty else { return TimeZone.current }
+        if name.hasPrefix(":") { name.removeFirst() }
+        return TimeZone(identifier: name) ?? TimeZone.current
+    }
+
+    /// A Gregorian calendar in the user's time zone: what "the same month" means.
+    static func calendar(environment: [String: String]) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone(environment: environment)
+        calendar.locale = locale(for: "LC_TIME", environment: environment)
+        return calendar
+    }
+
+    /// `29 Nov 2026 at 15:30` in the locale's medium date and short time.
+    static func dateText(_ date: Date, locale: Locale, timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = timeZone
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+        return formatter.string(from: date)
+    }
+
+    /// `November 2026` in the locale's words.
+    static func monthText(_ date: Date, locale: Locale, timeZone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = timeZone
+        formatter.setLocalizedDateFormatFromTemplate("MMMMyyyy")
+        return formatter.string(from: date)
+    }
+}

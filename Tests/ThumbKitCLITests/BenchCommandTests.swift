@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import ThumbKitCatalog
+
+@testable import ThumbKitCLI
+
+struct BenchCommandTests {
+    /// Parses a `thumbkit` command line and reads the bench action from it.
+    private static func action(_ argv: [String]) throws -> BenchCommand.Action {
+        let parser = ArgumentParser(root: CLI.rootSpec(commands: ThumbKitCommands.all))
+        guard case .run(let parsed) = try parser.parse(argv) else {
+            Issue.record("\(argv) asked for help")
+            throw UsageError.validationFailed("help")
+        }
+        return try BenchCommand.action(parsed)
+    }
+
+    private static func settings(
+        corpus: String = "bench-corpus", jobs: [BenchJob] = BenchJob.enabled, runs: Int = 5, parallel: Int? = nil,
+        peers: Bool = false, limit: Bool = false, linear: Bool = false, json: String? = nil, html: String? = nil,
+        catalog: String = "thumbkit.sqlite", note: String = "", save: Bool = true
+    ) -> BenchCommand.Action {
+        .run(
+            BenchRunCommand.Settings(
+                corpus: corpus, jobs: jobs, runs: runs,
+                parallel: parallel ?? ProcessInfo.processInfo.activeProcessorCount, peers: peers, limit: limit,
+                linear: linear, jsonPath: json, htmlPath: html, catalogPath: catalog, note: note, saveHistory: save))
+    }
+
+    @Test(arguments: [
+        (["bench"], settings()),
+        (["bench", "run"], settings()),
+        (
+            [
+                "bench", "--corpus", "/c", "--job", "sharp-jpeg", "--job", "bug-thumb", "--job", "sharp-jpeg", "--runs",
+                "3",
+                "-j", "4", "--peers", "--limit", "--linear", "--json", "r.json", "--html", "r.html", "--catalog",
+                "h.sqlite",
+                "--note", "after fix", "--no-history",
+            ],
+            settings(
+                corpus: "/c", jobs: [.sharpJPEG, .bugThumb], runs: 3, parallel: 4, peers: true, limit: true,
+                linear: true,
+                json: "r.json", html: "r.html", catalog: "h.sqlite", note: "after fix", save: false)
+        ),
+        (["bench", "history"], .history(catalog: "thumbkit.sqlite")),
+        (["bench", "history", "--catalog", "h.sqlite"], .history(catalog: "h.sqlite")),
+        (["bench", "show", "7"], .show(runID: 7, catalog: "thumbkit.sqlite")),
+        (["bench", "show", "--catalog", "h.sqlite", "12"], .show(runID: 12, catalog: "h.sqlite")),
+        (
+            ["bench", "decode", "--job", "fit-256", "-j", "3", "a.jpg", "b.png"],
+            .decode(job: .fit256, files: ["a.jpg", "b.png"], parallel: 3)
+        ),
+    ])
+    func commandLinesSelectTheirAction(argv: [String], expected: BenchCommand.Action) throws {
+        #expect(try Self.action(argv) == expected)
+    }
+
+    @Test(arguments: [
+        (
+            ["bench", "--job", "icons"],
+            UsageError.invalidValue(option: "--job", value: "icons", reason: BenchJob.icons.unavailableReason!)
+        ),
+        (
+            ["bench", "--job", "nope"],
+            .invalidValue(
+                option: "--job", value: "nope", reason: "expected one of bug-thumb, fit-256, sharp-jpeg, icons")
+        ),
+        (
+            ["bench", "--runs", "0"],
+            .invalidValue(option: "--runs", value: "0", reason: "expected an integer from 1 to 1000")
+        ),
+        (
+            ["bench", "-j", "0"],
+            .invalidValue(option: "--jobs", value: "0", reason: "expected an integer from 1 to 256")
+        ),
+        (["bench", "run", "extra"], .unexpectedArgument("extra")),
+        (
+            ["bench", "frobnicate"],
+            .invalidValue(option: "<action>", value: "frobnicate", reason: "expected run, history, show or decode")
+        ),
+        (["bench", "history", "--peers"], .validationFailed("--peers does not apply to 'bench history'")),
+        (["bench", "history", "3"], .unexpectedArgument("3")),
+        (["bench", "show"], .missingArgument("run")),
+        (
+            ["bench", "show", "x"],
+            .invalidValue(option: "<run>", value: "x", reason: "expected a run id from 'thumbkit bench history'")
+        ),
+        (["bench", "show", "1", "2"], .unexpectedArgument("2")),
+        (["bench", "show", "1", "--runs", "2"], .validationFailed("--runs does not apply to 'bench show'")),
+        (["bench", "decode", "a.jpg"], .validationFailed("'bench decode' needs exactly one --job")),
+        (["bench", "decode", "--job", "bug-thumb"], .missingArgument("argument")),
+        (
+            ["bench", "decode", "--job", "bug-thumb", "--peers", "a.jpg"],
+            .validationFailed("--peers does not apply to 'bench decode'")
+        ),
+    ])
+    func wrongCommandLinesAreUsageErrors(argv: [String], expected: UsageError) {
+        #expect(throws: expected) { try Self.action(argv) }
+    }
+
+    @Test func aMissingCorpusIsOneClearLineAndExitOne() async throws {
+        let out = TextOutput()
+        let err = TextOutput()
+        let status = await CLI.run(
+            ["bench", "--corpus", "/nonexistent/corpus", "--no-history"], commands: ThumbKitCommands.all, stdout: out,
+            stderr: err)
+        #expect(status == 1)
+        #expect(out.text.isEmpty)
+        #expect(err.text == "thumbkit: /nonexistent/corpus: no such folder (build one with scripts/bench-corpus DIR)\n")
+    }
+
+    @Test func decodeDecodesEachFileAndReportsTheOnesItCannot() async throws {
+        let folder = NSTemporaryDirectory() + "bench-decode-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let good = try CompareCommandTests.writePNG(
+            .init(width: 20, height: 10, fill: .white), in: folder, name: "good.png")
+        let bad = folder + "/bad.png"
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: bad))
+        let err = TextOutput()
+        let status = await CLI.run(
+            ["bench", "decode", "--job", "bug-thumb", good, bad], commands: ThumbKitCommands.all, stdout: TextOutput(),
+            stderr: err)
+        #expect(status == 1)
+        #expect(err.text == "thumbkit: \(bad): not a PNG or JPEG file\n")
+    }
+}
