@@ -16,7 +16,7 @@ struct ThumbnailQualityTests {
 
     static func reference(_ path: String, _ options: ResizeOptions = fill88) throws -> PixelBuffer {
         let data = try TestCorpus.bytes(of: path)
-        return try ReferenceThumbnail.make(from: data, path: path, options: options, threads: 2)
+        return try ReferenceThumbnail.make(from: data, path: path, options: options)
     }
 
     static let photoNames: [String] = TestCorpus.rows { $0.path.hasPrefix("photos/") }.map(\.path)

@@ -28,17 +28,14 @@ enum Resampler {
     }
 
     /// Resamples `rect` of `source` to `width` × `height`.
-    ///
-    /// - Parameter preShrink: allow the box pre-shrink (false gives the exact filter at any
-    ///   reduction, slower: the quality reference uses it).
     static func resample(
         _ source: PixelBuffer, rect: SourceRect, width: Int, height: Int,
-        kernel: ResampleKernel, linearLight: Bool, threads: Int = 1, preShrink: Bool = true
+        kernel: ResampleKernel, linearLight: Bool, threads: Int = 1
     ) -> PixelBuffer {
         precondition(width > 0 && height > 0, "Output size must be positive.")
         precondition(rect.width > 0 && rect.height > 0, "Source rectangle must not be empty.")
-        let kx = preShrink ? boxFactor(step: rect.width / Double(width), inputCount: source.width) : 1
-        let ky = preShrink ? boxFactor(step: rect.height / Double(height), inputCount: source.height) : 1
+        let kx = boxFactor(step: rect.width / Double(width), inputCount: source.width)
+        let ky = boxFactor(step: rect.height / Double(height), inputCount: source.height)
         let reducedWidth = (source.width + kx - 1) / kx
         let reducedHeight = (source.height + ky - 1) / ky
         let horizontal = ResampleWeights(

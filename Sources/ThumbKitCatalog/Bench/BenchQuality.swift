@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import ThumbKit
 
-/// Scores every tool's outputs against ``BenchReference``: SSIM and PSNR
+/// Scores every tool's outputs against ``ReferenceResampler``: SSIM and PSNR
 /// (``ImageComparison``) of each output file against the reference rendering of the same
 /// picture, and, when asked, against a second reference made in linear light.
 ///
@@ -112,8 +112,8 @@ public enum BenchQuality {
             return result
         }
         for target in targets {
-            let reference = BenchReference.render(upright, options: target.resize)
-            let linear = linearLight ? BenchReference.render(upright, options: target.resize, linearLight: true) : nil
+            let reference = ReferenceResampler.render(upright, options: target.resize)
+            let linear = linearLight ? ReferenceResampler.render(upright, options: target.resize, linearLight: true) : nil
             for (tool, folder) in target.outputFolders {
                 let path = (folder as NSString).appendingPathComponent("\(file.stem).\(target.outputExtension)")
                 result[target.key, default: [:]][tool] = score(output: path, reference: reference, linear: linear)

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
-import ThumbKit
 
-@testable import ThumbKitCatalog
+@testable import ThumbKit
 
-struct BenchReferenceTests {
+struct ReferenceResamplerTests {
     /// A small image with every channel varying and some transparency, from a fixed seed.
     private static func noise(width: Int, height: Int, seed: UInt64) -> PixelBuffer {
         var state = seed
@@ -81,7 +80,7 @@ struct BenchReferenceTests {
         let geometry = CropGeometry.plan(sourceWidth: width, sourceHeight: height, options: options)
         let expected = Self.direct(
             image, rect: geometry.sourceRect, width: geometry.outputWidth, height: geometry.outputHeight)
-        let reference = BenchReference.render(image, options: options)
+        let reference = ReferenceResampler.render(image, options: options)
         #expect(reference.width == expected.width && reference.height == expected.height)
         // The separable sum adds in another order: a value on a rounding edge may land one level off.
         #expect(try ImageComparison.maximumAbsoluteDifference(reference, expected) <= 1)
@@ -92,7 +91,7 @@ struct BenchReferenceTests {
     @Test func aConstantImageStaysExactlyThatColourInBothDomains() {
         let flat = PixelBuffer(width: 40, height: 30, fill: RGBA(200, 100, 37))
         for linear in [false, true] {
-            let out = BenchReference.render(
+            let out = ReferenceResampler.render(
                 flat, options: ResizeOptions(width: 9, height: 9, mode: .fill), linearLight: linear)
             #expect(out.width == 9 && out.height == 9)
             #expect(
@@ -113,8 +112,8 @@ struct BenchReferenceTests {
             }
         }
         let options = ResizeOptions(width: 24, height: 4, mode: .stretch)
-        let encoded = BenchReference.render(stripes, options: options)
-        let linear = BenchReference.render(stripes, options: options, linearLight: true)
+        let encoded = ReferenceResampler.render(stripes, options: options)
+        let linear = ReferenceResampler.render(stripes, options: options, linearLight: true)
         #expect(encoded[12, 2] == RGBA(128, 128, 128))
         #expect(linear[12, 2] == RGBA(188, 188, 188))
     }
@@ -131,10 +130,10 @@ struct BenchReferenceTests {
                     (y * 300 + x + 200) * 4..<(y * 300 + x + 200) * 4 + 4, with: [0, 255, 0, 255])
             }
         }
-        let fill = BenchReference.render(strip, options: ResizeOptions(width: 3, height: 3, mode: .fill))
+        let fill = ReferenceResampler.render(strip, options: ResizeOptions(width: 3, height: 3, mode: .fill))
         #expect(fill.width == 3 && fill.height == 3)
         #expect(Set((0..<9).map { fill[$0 % 3, $0 / 3] }) == [RGBA(0, 0, 255)])
-        let fit = BenchReference.render(strip, options: ResizeOptions(width: 3, height: 3, mode: .fit))
+        let fit = ReferenceResampler.render(strip, options: ResizeOptions(width: 3, height: 3, mode: .fit))
         #expect(fit.width == 3 && fit.height == 1)
         #expect(fit[0, 0].r > fit[2, 0].r && fit[2, 0].g > fit[0, 0].g && fit[1, 0].b > fit[0, 0].b)
     }

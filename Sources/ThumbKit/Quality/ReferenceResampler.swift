@@ -1,5 +1,4 @@
 import Foundation
-import ThumbKit
 
 /// The quality reference: the exact crop of the full-resolution picture, resampled with a
 /// Lanczos3 filter in Double precision, without any shrink-on-load or box pre-shrink, as
@@ -16,7 +15,7 @@ import ThumbKit
 ///   first and redone after).
 ///
 /// Slow on purpose (no SIMD, no shortcuts); a 24 MP picture takes about a second.
-public enum BenchReference {
+public enum ReferenceResampler {
     /// Renders `image` (already upright, full resolution) into `options`' box.
     ///
     /// - Precondition: `options.mode` is `fill`, `fit` or `stretch` (a pad canvas is not a
