@@ -2,11 +2,13 @@ import Foundation
 import FuzzSupport
 import ThumbKitCatalog
 
-/// A scratch folder for this process: stand-in images the import files can name, and a catalog
-/// created once and copied fresh for every input (so each run starts from the same state).
+/// A scratch folder for this process with stand-in images the import files can name (removed
+/// at exit).
 enum Workspace {
     static let root: String = {
-        let root = NSTemporaryDirectory() + "thumbkit-fuzz-import-\(getpid())"
+        // tmpfs when there is one: SQLite's fsyncs there cost nothing.
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm/" : NSTemporaryDirectory()
+        let root = base + "thumbkit-fuzz-import-\(getpid())"
         let fm = FileManager.default
         try? fm.removeItem(atPath: root)
         try! fm.createDirectory(atPath: root + "/data/img", withIntermediateDirectories: true)
@@ -20,18 +22,37 @@ enum Workspace {
         ] {
             _ = fm.createFile(atPath: root + "/" + name, contents: Data(bytes))
         }
-        // The pristine catalog every run copies.
-        _ = try! CatalogStore(path: root + "/template.sqlite")
         atexit { try? FileManager.default.removeItem(atPath: Workspace.root) }
         return root
     }()
 
-    /// A fresh copy of the pristine catalog.
+    /// The pristine catalog every run starts from, created once (migrations are slow).
+    static let template: [UInt8] = {
+        let path = root + "/template.sqlite"
+        do {
+            let store = try! CatalogStore(path: path)
+            _ = try! store.quickCheck()  // the store closes (and checkpoints) when it goes away
+        }
+        return [UInt8](FileManager.default.contents(atPath: path)!)
+    }()
+
+    /// A fresh copy of the pristine catalog. (Written with plain syscalls that retry EINTR:
+    /// libFuzzer's timer signal interrupts Foundation's file copy, which does not retry.)
     static func freshStore() -> CatalogStore {
-        let fm = FileManager.default
         let path = root + "/run.sqlite"
-        for suffix in ["", "-wal", "-shm"] { try? fm.removeItem(atPath: path + suffix) }
-        try! fm.copyItem(atPath: root + "/template.sqlite", toPath: path)
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        precondition(fd >= 0, "cannot create \(path)")
+        template.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 && errno == EINTR { continue }
+                precondition(n > 0, "cannot write \(path)")
+                done += n
+            }
+        }
+        close(fd)
         return try! CatalogStore(path: path)
     }
 }
