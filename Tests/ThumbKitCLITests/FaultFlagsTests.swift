@@ -51,10 +51,11 @@ struct FaultFlagsTests {
             ["thumb", "-s", "8x8", "-j", "1", "--stop-on-error", "-o", out.path + "/%s.png", dir.path],
             environment: Self.environment(fullAfter: 0))
         #expect(run.status == 1)
-        #expect(run.stderrLines == [
-            "thumbkit: \(out.path)/img0.png: no space left on device",
-            "thumbkit: stopped after a failure: 4 of 5 files not started",
-        ])
+        #expect(
+            run.stderrLines == [
+                "thumbkit: \(out.path)/img0.png: no space left on device",
+                "thumbkit: stopped after a failure: 4 of 5 files not started",
+            ])
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []) == [])
     }
 }

@@ -16,12 +16,16 @@ struct LimitFlagsTests {
     }
 
     static let rows = [
-        Row(description: "pixels", flags: ["--max-pixels", "3000"], reason: "64x48 exceeds the pixel limit of 3000 pixels"),
+        Row(
+            description: "pixels", flags: ["--max-pixels", "3000"],
+            reason: "64x48 exceeds the pixel limit of 3000 pixels"),
         Row(
             description: "width or height", flags: ["--max-dimension", "50"],
             reason: "64x48 exceeds the dimension limit of 50 pixels a side"),
         Row(description: "file bytes", flags: ["--max-file-bytes", "200"], reason: "over the limit of 200 bytes"),
-        Row(description: "time", flags: ["--timeout", "0.000000001"], reason: "took longer than the time limit of 1e-09 s"),
+        Row(
+            description: "time", flags: ["--timeout", "0.000000001"],
+            reason: "took longer than the time limit of 1e-09 s"),
     ]
 
     /// A folder with `big.png` (64 × 48, noisy so it is over 200 bytes) and, except for the
@@ -30,7 +34,8 @@ struct LimitFlagsTests {
         let dir = try TestBinary.temporaryDirectory("tk-limit-flags")
         var big = PixelBuffer(width: 64, height: 48)
         for y in 0..<48 { for x in 0..<64 { big[x, y] = RGBA(UInt8((x * 37 + y * 11) % 256), UInt8(x * y % 256), 7) } }
-        try Data(ImageEncoders.encode(big, options: EncodeOptions(format: .png))).write(to: dir.appendingPathComponent("big.png"))
+        try Data(ImageEncoders.encode(big, options: EncodeOptions(format: .png))).write(
+            to: dir.appendingPathComponent("big.png"))
         let small = PixelBuffer(width: 8, height: 8, fill: RGBA(1, 2, 3))
         try Data(ImageEncoders.encode(small, options: EncodeOptions(format: .png)))
             .write(to: dir.appendingPathComponent("small.png"))
@@ -52,7 +57,9 @@ struct LimitFlagsTests {
         #expect(written == (row.description == "time" ? [] : ["small.png"]))
     }
 
-    @Test(arguments: [["--timeout", "-1"], ["--timeout", "soon"], ["--max-pixels", "0"], ["--max-file-bytes", "-5"]])
+    @Test(arguments: [
+        ["--timeout", "-1"], ["--timeout", "soon"], ["--max-pixels", "0"], ["--max-file-bytes", "-5"],
+    ])
     func aNegativeOrNonNumericLimitIsAUsageError(_ flags: [String]) async {
         let r = await ThumbCommandTests.run(["thumb"] + flags + ["x.png"])
         #expect(r.status == 2)
@@ -63,7 +70,9 @@ struct LimitFlagsTests {
         let dir = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
-        let r = await ThumbCommandTests.run(["thumb", "-s", "4x4", "--timeout", "0", "-o", out.path + "/%s.png", dir.path])
+        let r = await ThumbCommandTests.run([
+            "thumb", "-s", "4x4", "--timeout", "0", "-o", out.path + "/%s.png", dir.path,
+        ])
         #expect(r.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["big.png", "small.png"])
     }

@@ -149,7 +149,9 @@ struct FaultTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let blocker = dir.appendingPathComponent("out")
         try Data("not a folder".utf8).write(to: blocker)
-        let report = Self.runner(blocker.appendingPathComponent("thumbs")).run([dir.path + "/a.png", dir.path + "/b.jpg"])
+        let report = Self.runner(blocker.appendingPathComponent("thumbs")).run([
+            dir.path + "/a.png", dir.path + "/b.jpg",
+        ])
         #expect(report.failed == 2)
         for (item, name) in zip(report.items, ["a", "b"]) {
             #expect(item.error?.hasPrefix("\(blocker.path)/thumbs/\(name).png: cannot create folder") == true)
@@ -160,11 +162,12 @@ struct FaultTests {
 
     // MARK: - Writers killed part-way
 
-    @Test(arguments: [
-        (".a.jpg.tmp-123-456", 123), (".a.b.png.tmp-7-0", 7), (".x.tmp-99-4294967295", 99),
-        ("a.jpg.tmp-123-456", nil), (".a.jpg", nil), (".a.jpg.tmp-12x-4", nil), (".a.jpg.tmp-1-2-3", nil),
-        (".tmp-5-6", nil), (".a.jpg.tmp--5", nil), (".a.jpg.tmp-5-", nil), (".a.jpg.tmp-5-99999999999", nil),
-    ] as [(String, Int32?)])
+    @Test(
+        arguments: [
+            (".a.jpg.tmp-123-456", 123), (".a.b.png.tmp-7-0", 7), (".x.tmp-99-4294967295", 99),
+            ("a.jpg.tmp-123-456", nil), (".a.jpg", nil), (".a.jpg.tmp-12x-4", nil), (".a.jpg.tmp-1-2-3", nil),
+            (".tmp-5-6", nil), (".a.jpg.tmp--5", nil), (".a.jpg.tmp-5-", nil), (".a.jpg.tmp-5-99999999999", nil),
+        ] as [(String, Int32?)])
     func temporaryNamesAreRecognisedExactly(_ name: String, _ pid: Int32?) {
         #expect(FileIO.temporaryWriterPID(name) == pid)
     }

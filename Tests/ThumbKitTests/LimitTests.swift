@@ -89,7 +89,8 @@ struct LimitTests {
             _ = try ImageDecoders.decode(data, path: "p", options: DecodeOptions(limits: ImageLimits(maxPixels: 191)))
         }
         #expect(reason == "16x12 exceeds the pixel limit of 191 pixels")
-        let exact = try ImageDecoders.decode(data, path: "p", options: DecodeOptions(limits: ImageLimits(maxPixels: 192)))
+        let exact = try ImageDecoders.decode(
+            data, path: "p", options: DecodeOptions(limits: ImageLimits(maxPixels: 192)))
         #expect(exact.buffer.width == 16)
     }
 
@@ -160,7 +161,8 @@ struct LimitTests {
         var pixels = [UInt8](repeating: 0, count: 16 * 12 * 4)
         var err = CodecMessage.buffer()
         var warn = CodecMessage.buffer()
-        let rc = tk_png_decode_rgba8_until(data, data.count, &pixels, pixels.count, 0, Self.passed.shimValue, &warn, &err)
+        let rc = tk_png_decode_rgba8_until(
+            data, data.count, &pixels, pixels.count, 0, Self.passed.shimValue, &warn, &err)
         #expect(rc == -1)
         #expect(CodecMessage.text(err) == "time limit exceeded")
         #expect(tk_png_decode_rgba8_until(data, data.count, &pixels, pixels.count, 0, 0, &warn, &err) == 0)
@@ -198,7 +200,8 @@ struct LimitTests {
         // A budget of one nanosecond has always run out by the first check, after the read.
         let limits = ImageLimits(maxSeconds: 1e-9)
         let runner = BatchRunner(
-            request: ThumbnailRequest(resize: ResizeOptions(width: 8, height: 8), decode: DecodeOptions(limits: limits)),
+            request: ThumbnailRequest(
+                resize: ResizeOptions(width: 8, height: 8), decode: DecodeOptions(limits: limits)),
             encoding: EncodeOptions(format: .png), template: OutputTemplate(dir.path + "/out/%s.png"), jobs: 2)
         let report = runner.run(files)
         #expect(report.files == 3 && report.failed == 3)

@@ -101,7 +101,8 @@ public struct BatchRunner: Sendable {
         do {
             let data = try FileIO.read(file, maxBytes: request.decode.limits.maxFileBytes)
             try deadline.check(path: file)
-            let set = try Thumbnailer.make(from: data, path: file, request: request, threads: threads, deadline: deadline)
+            let set = try Thumbnailer.make(
+                from: data, path: file, request: request, threads: threads, deadline: deadline)
             megapixels = Double(set.header.width * set.header.height) / 1e6
             // Encode everything first, so a failure leaves no output of this file behind.
             var encoded: [(OutputFile, [UInt8])] = []

@@ -34,7 +34,8 @@ extension FileIO {
             marker.lowerBound > name.index(after: name.startIndex)
         else { return nil }
         let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+        guard parts.count == 2,
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             let pid = pid_t(parts[0]), pid > 0, UInt32(parts[1]) != nil
         else { return nil }
         return pid

@@ -101,7 +101,8 @@ enum ThumbCommand: Command {
             })
         progress.finish()
         if report.files < inputs.files.count {
-            context.printError("stopped after a failure: \(inputs.files.count - report.files) of \(inputs.files.count) files not started")
+            let notStarted = inputs.files.count - report.files
+            context.printError("stopped after a failure: \(notStarted) of \(inputs.files.count) files not started")
         }
         let argumentFailures = inputs.failures.map {
             BatchItem(input: $0.path, outputs: [], error: $0.description, warnings: [], megapixels: 0)
