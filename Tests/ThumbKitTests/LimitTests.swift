@@ -138,6 +138,14 @@ struct LimitTests {
         #expect(Self.passed.hasPassed)
     }
 
+    @Test func limitsSavedWithoutATimeLimitGetTheDefaultOne() throws {
+        let old = Data(#"{"maxPixels": 100, "maxDimension": 20, "maxFileBytes": 5000}"#.utf8)
+        let limits = try JSONDecoder().decode(ImageLimits.self, from: old)
+        #expect(limits == ImageLimits(maxPixels: 100, maxDimension: 20, maxFileBytes: 5000, maxSeconds: 60))
+        let again = try JSONDecoder().decode(ImageLimits.self, from: JSONEncoder().encode(ImageLimits(maxSeconds: 2.5)))
+        #expect(again.maxSeconds == 2.5)
+    }
+
     @Test func libjpegStopsInItsProgressMonitorOnceTheDeadlineHasPassed() throws {
         let data = try Self.encoded(.jpeg)
         var pixels = [UInt8](repeating: 0, count: 16 * 12 * 4)

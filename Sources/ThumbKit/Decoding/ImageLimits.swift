@@ -29,6 +29,16 @@ public struct ImageLimits: Sendable, Hashable, Codable {
         self.maxSeconds = maxSeconds
     }
 
+    /// Decodes limits saved before `maxSeconds` existed too (it then gets the default).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            maxPixels: try c.decode(Int.self, forKey: .maxPixels),
+            maxDimension: try c.decode(Int.self, forKey: .maxDimension),
+            maxFileBytes: try c.decode(Int.self, forKey: .maxFileBytes),
+            maxSeconds: try c.decodeIfPresent(Double.self, forKey: .maxSeconds) ?? Self.defaultMaxSeconds)
+    }
+
     /// A deadline `maxSeconds` from now (`Deadline.never` when there is no time limit).
     public func deadline() -> Deadline { Deadline(seconds: maxSeconds) }
 
