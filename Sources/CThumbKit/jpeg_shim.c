@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jerror.h>
 #include <jpeglib.h>
@@ -33,6 +34,7 @@ typedef struct {
 typedef struct {
     struct jpeg_progress_mgr pub;
     j_decompress_ptr cinfo;
+    uint64_t deadline_ns;  // CLOCK_MONOTONIC; 0: no deadline
 } tk_jpeg_progress;
 
 static void tk_jpeg_copy(char *dst, const char *msg) {
@@ -84,11 +86,23 @@ static void tk_jpeg_init_error(tk_jpeg_error *e, char *err, char *warn, int fail
     tk_jpeg_copy(warn, "");
 }
 
+static uint64_t tk_jpeg_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void tk_jpeg_progress_monitor(j_common_ptr common) {
     tk_jpeg_progress *p = (tk_jpeg_progress *)common->progress;
     if (p->cinfo->input_scan_number > TK_JPEG_MAX_SCANS) {
         tk_jpeg_error *e = (tk_jpeg_error *)common->err;
         snprintf(e->err, TK_ERR_LEN, "progressive JPEG has more than %d scans", TK_JPEG_MAX_SCANS);
+        longjmp(e->jump, 1);
+    }
+    // The per-image time budget; a vDSO clock read per call is far below the row's own cost.
+    if (p->deadline_ns != 0 && tk_jpeg_now_ns() >= p->deadline_ns) {
+        tk_jpeg_error *e = (tk_jpeg_error *)common->err;
+        tk_jpeg_copy(e->err, "time limit exceeded");
         longjmp(e->jump, 1);
     }
 }
@@ -100,6 +114,7 @@ static void tk_jpeg_start(j_decompress_ptr cinfo, tk_jpeg_progress *progress, co
     cinfo->mem->max_memory_to_use = TK_JPEG_MAX_MEMORY;
     progress->pub.progress_monitor = tk_jpeg_progress_monitor;
     progress->cinfo = cinfo;
+    progress->deadline_ns = 0;
     cinfo->progress = &progress->pub;
     jpeg_mem_src(cinfo, data, (unsigned long)size);
     jpeg_read_header(cinfo, TRUE);
@@ -143,6 +158,14 @@ int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_sm
                    int fail_on_warning, uint8_t *dst, size_t dst_size,
                    uint32_t *out_width, uint32_t *out_height, int *warnings,
                    char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
+    return tk_jpeg_decode_until(data, size, scale_num, block_smoothing, fail_on_warning, 0, dst,
+                                dst_size, out_width, out_height, warnings, warn, err);
+}
+
+int tk_jpeg_decode_until(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
+                         int fail_on_warning, uint64_t deadline_ns, uint8_t *dst, size_t dst_size,
+                         uint32_t *out_width, uint32_t *out_height, int *warnings,
+                         char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
     tk_jpeg_error jerr;
     tk_jpeg_init_error(&jerr, err, warn, fail_on_warning);
     if (warnings != NULL) *warnings = 0;
@@ -159,6 +182,7 @@ int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_sm
         return -1;
     }
     tk_jpeg_start(&cinfo, &progress, data, size);
+    progress.deadline_ns = deadline_ns;
 
     switch (cinfo.jpeg_color_space) {
     case JCS_CMYK:

@@ -8,13 +8,17 @@
 //   what libpng's own RGBA8 conversion gives (gAMA applied, 16-bit reduced, palettes and tRNS
 //   expanded).
 // Writing uses the low-level API because the simplified writer has no compression level.
+#define _GNU_SOURCE  // fopencookie: the decode reads memory through a FILE to check its deadline
 #include "CThumbKit.h"
 
+#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <time.h>
 
 // Chunk memory limits for the header reader. libpng's compiled-in defaults (8 MB per chunk,
 // 1000 ancillary chunks) already bound text-chunk bombs; they are restated here so that the
@@ -116,16 +120,90 @@ int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, cha
 
 // MARK: - Decode (simplified API)
 
+// The simplified API has no progress callback, so the deadline is checked where libpng pulls
+// input: the bytes are served through a read-only stdio stream over the caller's memory
+// (fopencookie), whose read function refuses to go on once the deadline has passed. stdio asks
+// for 8 KB at a time; zlib inflates at most ~1032:1, so a check comes at least every ~8 MB of
+// pixels (a few tens of milliseconds here), bombs included.
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t pos;
+    uint64_t deadline_ns;  // CLOCK_MONOTONIC; 0: none
+    int timed_out;
+} tk_png_source;
+
+static ssize_t tk_png_source_read(void *cookie, char *buf, size_t n) {
+    tk_png_source *s = (tk_png_source *)cookie;
+    if (s->deadline_ns != 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec >= s->deadline_ns) {
+            s->timed_out = 1;
+            errno = ETIMEDOUT;
+            return -1;
+        }
+    }
+    size_t left = s->size - s->pos;
+    if (n > left) n = left;
+    memcpy(buf, s->data + s->pos, n);
+    s->pos += n;
+    return (ssize_t)n;
+}
+
+// libpng's stdio reader says only "Read Error" when input runs out or the read fails; give the
+// reason the memory reader would have given instead.
+static void tk_png_read_failure(char err[TK_ERR_LEN], const char *message, FILE *file,
+                                const tk_png_source *source) {
+    if (source->timed_out) {
+        tk_copy_message(err, "time limit exceeded");
+    } else if (strcmp(message, "Read Error") == 0 && feof(file)) {
+        tk_copy_message(err, "read beyond end of data");
+    } else {
+        tk_copy_message(err, message);
+    }
+}
+
+static int tk_png_decode_stream(FILE *file, const tk_png_source *source, uint8_t *dst,
+                                size_t dst_size, int fail_on_warning, char warn[TK_ERR_LEN],
+                                char err[TK_ERR_LEN]);
+
 int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
                         int fail_on_warning, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
+    return tk_png_decode_rgba8_until(data, size, dst, dst_size, fail_on_warning, 0, warn, err);
+}
+
+int tk_png_decode_rgba8_until(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
+                              int fail_on_warning, uint64_t deadline_ns, char warn[TK_ERR_LEN],
+                              char err[TK_ERR_LEN]) {
     tk_copy_message(warn, "");
     tk_copy_message(err, "");
+    if (data == NULL || size == 0) {
+        tk_copy_message(err, "Not a PNG file");
+        return -1;
+    }
+    tk_png_source source = {.data = data, .size = size, .pos = 0, .deadline_ns = deadline_ns};
+    cookie_io_functions_t io = {.read = tk_png_source_read};
+    FILE *file = fopencookie(&source, "r", io);
+    if (file == NULL) {
+        tk_copy_message(err, "out of memory");
+        return -1;
+    }
+    int rc = tk_png_decode_stream(file, &source, dst, dst_size, fail_on_warning, warn, err);
+    fclose(file);
+    return rc;
+}
+
+// The simplified-API decode proper, from an open stream.
+static int tk_png_decode_stream(FILE *file, const tk_png_source *source, uint8_t *dst,
+                                size_t dst_size, int fail_on_warning, char warn[TK_ERR_LEN],
+                                char err[TK_ERR_LEN]) {
     png_image image;
     memset(&image, 0, sizeof(image));
     image.version = PNG_IMAGE_VERSION;
 
-    if (!png_image_begin_read_from_memory(&image, data, size)) {
-        tk_copy_message(err, image.message);
+    if (!png_image_begin_read_from_stdio(&image, file)) {
+        tk_png_read_failure(err, image.message, file, source);
         png_image_free(&image);
         return -1;
     }
@@ -150,7 +228,7 @@ int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t d
     }
     int had_warning = (image.warning_or_error & PNG_IMAGE_WARNING) != 0;
     if (!png_image_finish_read(&image, NULL, dst, 0, NULL)) {
-        tk_copy_message(err, image.message);
+        tk_png_read_failure(err, image.message, file, source);
         png_image_free(&image);
         return -1;
     }

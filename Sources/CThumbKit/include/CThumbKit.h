@@ -37,6 +37,13 @@ int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, cha
 int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
                         int fail_on_warning, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
 
+/// `tk_png_decode_rgba8` with a deadline: `deadline_ns` is a CLOCK_MONOTONIC time in
+/// nanoseconds (0: none), checked each time libpng asks for more input (every 8 KB or so of
+/// compressed data). Past it the decode fails with "time limit exceeded".
+int tk_png_decode_rgba8_until(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
+                              int fail_on_warning, uint64_t deadline_ns, char warn[TK_ERR_LEN],
+                              char err[TK_ERR_LEN]);
+
 /// Encodes RGBA8 (straight alpha) or RGB8 pixels to PNG in memory. `channels` is 3 or 4;
 /// `compression_level` 0...9. On success *out is a malloc'd buffer the caller frees with tk_free.
 int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
@@ -99,6 +106,14 @@ int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_sm
                    int fail_on_warning, uint8_t *dst, size_t dst_size,
                    uint32_t *out_width, uint32_t *out_height, int *warnings,
                    char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
+/// `tk_jpeg_decode` with a deadline: `deadline_ns` is a CLOCK_MONOTONIC time in nanoseconds
+/// (0: none), checked by libjpeg's progress monitor (every output row, and every iMCU row while a
+/// multi-scan file is read). Past it the decode fails with "time limit exceeded".
+int tk_jpeg_decode_until(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
+                         int fail_on_warning, uint64_t deadline_ns, uint8_t *dst, size_t dst_size,
+                         uint32_t *out_width, uint32_t *out_height, int *warnings,
+                         char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
 
 /// Encodes packed pixels (RGBA8 with the alpha byte ignored when `channels` is 4, RGB8 when 3,
 /// gray when 1) to a baseline or progressive JPEG in memory. `subsampling_444` 1 keeps full

@@ -3,29 +3,43 @@ import Synchronization
 
 /// Runs a thumbnail request over many files: images in parallel across `jobs` workers, each
 /// file read, decoded once, resized for every scale, encoded and written atomically. A failure
-/// is recorded for its file and the batch goes on.
+/// is recorded for its file and the batch goes on (or, with `stopOnError`, no new file starts).
+/// Each file has `request.decode.limits.maxSeconds` from the start of its read to its last write.
 public struct BatchRunner: Sendable {
     public var request: ThumbnailRequest
     public var encoding: EncodeOptions
     public var template: OutputTemplate
     /// Parallel workers (≥ 1).
     public var jobs: Int
+    /// Start no new file after the first failure; files already being processed finish (or
+    /// fail) cleanly, and files never started are left out of the report.
+    public var stopOnError: Bool
 
-    public init(request: ThumbnailRequest, encoding: EncodeOptions, template: OutputTemplate, jobs: Int) {
+    public init(
+        request: ThumbnailRequest, encoding: EncodeOptions, template: OutputTemplate, jobs: Int,
+        stopOnError: Bool = false
+    ) {
         self.request = request
         self.encoding = encoding
         self.template = template
         self.jobs = max(1, jobs)
+        self.stopOnError = stopOnError
     }
 
     /// Processes `files` in order of submission; `progress(done, total)` after each file and
-    /// `onItem` with each finished item (from worker threads).
+    /// `onItem` with each finished item (from worker threads). Temporary files that killed
+    /// writers left in the output folders are removed first (`FileIO.removeStaleTemporaries`).
     public func run(
         _ files: [String], progress: (@Sendable (Int, Int) -> Void)? = nil,
         onItem: (@Sendable (BatchItem) -> Void)? = nil
     ) -> BatchReport {
         let start = DispatchTime.now().uptimeNanoseconds
         let plannedOutputs = planOutputs(files)
+        let outputPaths = plannedOutputs.flatMap { (try? $0.get()) ?? [] }.map(\.1)
+        for folder in Set(outputPaths.map { ($0 as NSString).deletingLastPathComponent }) {
+            FileIO.removeStaleTemporaries(in: folder.isEmpty ? "." : folder)
+        }
+        let stopped = Atomic<Bool>(false)
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let results = Mutex<[BatchItem?]>(Array(repeating: nil, count: files.count))
@@ -36,7 +50,7 @@ public struct BatchRunner: Sendable {
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < files.count else { break }
+                guard index < files.count, !stopped.load(ordering: .relaxed) else { break }
                 let item: BatchItem
                 switch plannedOutputs[index] {
                 case .failure(let message):
@@ -44,13 +58,14 @@ public struct BatchRunner: Sendable {
                 case .success(let outputs):
                     item = runner.process(files[index], outputs: outputs, threads: rowThreads)
                 }
+                if runner.stopOnError, !item.succeeded { stopped.store(true, ordering: .relaxed) }
                 results.withLock { $0[index] = item }
                 onItem?(item)
                 let finished = done.add(1, ordering: .relaxed).newValue
                 progress?(finished, files.count)
             }
         }
-        let items = results.withLock { $0.map { $0! } }
+        let items = results.withLock { $0.compactMap { $0 } }  // nil: not started (stopOnError)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return BatchReport(items: items, wallSeconds: seconds)
     }
@@ -82,9 +97,12 @@ public struct BatchRunner: Sendable {
     /// Reads, decodes, resizes, encodes and writes one file.
     private func process(_ file: String, outputs: [(Int, String)], threads: Int) -> BatchItem {
         var megapixels = 0.0
+        let deadline = request.decode.limits.deadline()
         do {
             let data = try FileIO.read(file, maxBytes: request.decode.limits.maxFileBytes)
-            let set = try Thumbnailer.make(from: data, path: file, request: request, threads: threads)
+            try deadline.check(path: file)
+            let set = try Thumbnailer.make(
+                from: data, path: file, request: request, threads: threads, deadline: deadline)
             megapixels = Double(set.header.width * set.header.height) / 1e6
             // Encode everything first, so a failure leaves no output of this file behind.
             var encoded: [(OutputFile, [UInt8])] = []
@@ -93,6 +111,7 @@ public struct BatchRunner: Sendable {
                 encoded.append(
                     (OutputFile(path: path, scale: scale, width: image.width, height: image.height, bytes: bytes.count), bytes))
             }
+            try deadline.check(path: file)  // last chance: once writing starts, it finishes
             var written: [String] = []
             do {
                 for (output, bytes) in encoded {

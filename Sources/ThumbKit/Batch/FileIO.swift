@@ -9,13 +9,16 @@ import Foundation
 /// same folder, flushed, then renamed into place).
 public enum FileIO {
     /// Reads a whole file, refusing it before reading when it is larger than `maxBytes`.
+    /// Only regular files are read: a folder, FIFO, socket or device is refused before any read
+    /// (opening is non-blocking, so a FIFO with no writer cannot stall the batch).
     public static func read(_ path: String, maxBytes: Int = ImageLimits.defaultMaxFileBytes) throws(DecodeError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 { throw .unreadable(path: path, reason: errnoText()) }
         defer { close(fd) }
         var st = stat()
         if fstat(fd, &st) != 0 { throw .unreadable(path: path, reason: errnoText()) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
+        if (st.st_mode & S_IFMT) != S_IFREG { throw .unreadable(path: path, reason: "not a regular file") }
         let size = Int(st.st_size)
         if size == 0 { throw .empty(path: path) }
         if size > maxBytes {
@@ -59,7 +62,13 @@ public enum FileIO {
         bytes.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {
-                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                // Simulated disk-full (tests and scripts/fault-test only; see WriteFaults).
+                let allowed = WriteFaults.allowance(raw.count - done, path: temp)
+                if allowed == 0 {
+                    failure = String(cString: strerror(ENOSPC)).lowercased()
+                    return
+                }
+                let n = write(fd, raw.baseAddress! + done, allowed)
                 if n < 0 {
                     if errno == EINTR { continue }
                     failure = errnoText()

@@ -30,9 +30,10 @@ extension ImageDecoders {
         }
 
         /// Reads the header, checks the limits on the full size, then decodes at `scaleNumerator`/8
-        /// into a buffer of exactly ceil(w·n/8) × ceil(h·n/8) × 4 bytes.
+        /// into a buffer of exactly ceil(w·n/8) × ceil(h·n/8) × 4 bytes, giving up once `deadline`
+        /// has passed.
         static func decode(
-            _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int
+            _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never
         ) throws(DecodeError) -> DecodedImage {
             let info = try readHeader(data, path: path)
             let header = info.header
@@ -48,15 +49,17 @@ extension ImageDecoders {
                 var outWidth: UInt32 = 0
                 var outHeight: UInt32 = 0
                 rc = data.withUnsafeBufferPointer { src in
-                    tk_jpeg_decode(
+                    tk_jpeg_decode_until(
                         src.baseAddress, src.count, Int32(scaleNumerator), 1, options.failOnWarning ? 1 : 0,
-                        dst.baseAddress, count, &outWidth, &outHeight, &warningCount, &warn, &err)
+                        deadline.shimValue, dst.baseAddress, count, &outWidth, &outHeight, &warningCount, &warn,
+                        &err)
                 }
                 // On failure the array is thrown away; claim nothing so no garbage is exposed.
                 initialized = rc == 0 ? count : 0
             }
             let warning = CodecMessage.text(warn)
             guard rc == 0 else {
+                if deadline.hasPassed { throw deadline.error(path: path) }
                 if options.failOnWarning, !warning.isEmpty {
                     throw .warning(path: path, reason: warning)
                 }

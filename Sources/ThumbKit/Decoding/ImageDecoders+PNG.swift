@@ -24,8 +24,11 @@ extension ImageDecoders {
                 hasAlpha: raw.has_alpha != 0, isProgressive: raw.interlaced != 0, components: components)
         }
 
-        /// Reads the header, checks the limits, then decodes into a buffer of exactly w×h×4 bytes.
-        static func decode(_ data: [UInt8], path: String, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+        /// Reads the header, checks the limits, then decodes into a buffer of exactly w×h×4 bytes,
+        /// giving up once `deadline` has passed.
+        static func decode(
+            _ data: [UInt8], path: String, options: DecodeOptions, deadline: Deadline = .never
+        ) throws(DecodeError) -> DecodedImage {
             let header = try readHeader(data, path: path)
             try options.limits.check(width: header.width, height: header.height, path: path)
             let count = header.width * header.height * 4
@@ -34,15 +37,16 @@ extension ImageDecoders {
             var rc: Int32 = -1
             var pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
                 rc = data.withUnsafeBufferPointer { src in
-                    tk_png_decode_rgba8(
+                    tk_png_decode_rgba8_until(
                         src.baseAddress, src.count, dst.baseAddress, count, options.failOnWarning ? 1 : 0,
-                        &warn, &err)
+                        deadline.shimValue, &warn, &err)
                 }
                 // On failure the array is thrown away; claim nothing so no garbage is exposed.
                 initialized = rc == 0 ? count : 0
             }
             let warning = CodecMessage.text(warn)
             guard rc == 0 else {
+                if deadline.hasPassed { throw deadline.error(path: path) }
                 if options.failOnWarning, !warning.isEmpty {
                     throw .warning(path: path, reason: warning)
                 }

@@ -17,10 +17,13 @@ public enum ImageDecoders {
     /// - Parameters:
     ///   - minimumScale: the smallest decoded/original ratio the caller can use (0 < s ≤ 1).
     ///     A JPEG is decoded at the smallest DCT scale n/8 with n/8 ≥ minimumScale; PNG ignores it.
+    ///   - deadline: when to give up (`.overLimit`); nil starts `options.limits.maxSeconds` now.
     /// - Throws: `DecodeError`; limits are checked from the header before pixels are allocated.
     public static func decode(
-        _ data: [UInt8], path: String, options: DecodeOptions = DecodeOptions(), minimumScale: Double = 1
+        _ data: [UInt8], path: String, options: DecodeOptions = DecodeOptions(), minimumScale: Double = 1,
+        deadline: Deadline? = nil
     ) throws(DecodeError) -> DecodedImage {
+        let deadline = deadline ?? options.limits.deadline()
         let format = try format(of: data, path: path)
         if data.count > options.limits.maxFileBytes {
             throw .overLimit(
@@ -29,20 +32,22 @@ public enum ImageDecoders {
         }
         switch format {
         case .png:
-            return try PNG.decode(data, path: path, options: options)
+            return try PNG.decode(data, path: path, options: options, deadline: deadline)
         case .jpeg:
             let numerator = scaleNumerator(forMinimumScale: minimumScale)
-            return try JPEG.decode(data, path: path, options: options, scaleNumerator: numerator)
+            return try JPEG.decode(data, path: path, options: options, scaleNumerator: numerator, deadline: deadline)
         }
     }
 
-    /// Reads a file and decodes it; see `decode(_:path:options:minimumScale:)`. The file size
-    /// is checked against `options.limits.maxFileBytes` before it is read.
+    /// Reads a file and decodes it; see `decode(_:path:options:minimumScale:deadline:)`. The file
+    /// size is checked against `options.limits.maxFileBytes` before it is read, and the time limit
+    /// counts from before the read.
     public static func decodeFile(
         atPath path: String, options: DecodeOptions = DecodeOptions(), minimumScale: Double = 1
     ) throws(DecodeError) -> DecodedImage {
+        let deadline = options.limits.deadline()
         let data = try FileIO.read(path, maxBytes: options.limits.maxFileBytes)
-        return try decode(data, path: path, options: options, minimumScale: minimumScale)
+        return try decode(data, path: path, options: options, minimumScale: minimumScale, deadline: deadline)
     }
 
     /// DCT scales (n of n/8) worth decoding at. 5/8, 6/8 and 7/8 are left out: measured here

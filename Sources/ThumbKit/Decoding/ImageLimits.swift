@@ -1,5 +1,6 @@
-/// Resource limits checked against a file before any pixel memory is allocated.
-/// Defaults follow sharp: 268,402,689 pixels (0x3FFF × 0x3FFF), 65,500 pixels a side.
+/// Resource limits checked against a file before any pixel memory is allocated, and the time
+/// one image may take. Defaults follow sharp: 268,402,689 pixels (0x3FFF × 0x3FFF), 65,500
+/// pixels a side, 256 MiB of input, and 60 s per image.
 public struct ImageLimits: Sendable, Hashable, Codable {
     /// Largest width × height accepted.
     public var maxPixels: Int
@@ -7,20 +8,39 @@ public struct ImageLimits: Sendable, Hashable, Codable {
     public var maxDimension: Int
     /// Largest input file accepted, in bytes.
     public var maxFileBytes: Int
+    /// Longest wall-clock time spent on one image (read, decode, resize, encode), in seconds;
+    /// 0 means no limit. Enforced through a `Deadline` started when the image is.
+    public var maxSeconds: Double
 
     public static let defaultMaxPixels = 268_402_689
     public static let defaultMaxDimension = 65_500
     public static let defaultMaxFileBytes = 256 * 1024 * 1024
+    public static let defaultMaxSeconds = 60.0
 
     public init(
         maxPixels: Int = ImageLimits.defaultMaxPixels,
         maxDimension: Int = ImageLimits.defaultMaxDimension,
-        maxFileBytes: Int = ImageLimits.defaultMaxFileBytes
+        maxFileBytes: Int = ImageLimits.defaultMaxFileBytes,
+        maxSeconds: Double = ImageLimits.defaultMaxSeconds
     ) {
         self.maxPixels = maxPixels
         self.maxDimension = maxDimension
         self.maxFileBytes = maxFileBytes
+        self.maxSeconds = maxSeconds
     }
+
+    /// Decodes limits saved before `maxSeconds` existed too (it then gets the default).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            maxPixels: try c.decode(Int.self, forKey: .maxPixels),
+            maxDimension: try c.decode(Int.self, forKey: .maxDimension),
+            maxFileBytes: try c.decode(Int.self, forKey: .maxFileBytes),
+            maxSeconds: try c.decodeIfPresent(Double.self, forKey: .maxSeconds) ?? Self.defaultMaxSeconds)
+    }
+
+    /// A deadline `maxSeconds` from now (`Deadline.never` when there is no time limit).
+    public func deadline() -> Deadline { Deadline(seconds: maxSeconds) }
 
     /// Throws `.overLimit` when a `width` × `height` image may not be decoded.
     public func check(width: Int, height: Int, path: String) throws(DecodeError) {

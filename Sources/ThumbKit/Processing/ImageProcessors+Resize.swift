@@ -26,16 +26,18 @@ extension ImageProcessors {
         ///   - loadScale: decoded ÷ original (n/8 for JPEG, 1 otherwise).
         ///   - orientation: applied to the small output, after the box is swapped for 5–8
         ///     (as libvips does), so geometry is planned in stored space.
+        ///   - deadline: checked between chunks of rows; when it has passed by the time this
+        ///     returns, the result is incomplete and must be discarded.
         public func process(
             _ image: PixelBuffer, originalWidth: Int, originalHeight: Int, loadScale: Double = 1,
-            orientation: ExifOrientation, threads: Int = 1
+            orientation: ExifOrientation, threads: Int = 1, deadline: Deadline = .never
         ) -> PixelBuffer {
             let stored = Self.storedOptions(options, orientation: orientation)
             let geometry = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
             let rect = geometry.sourceRect.scaled(by: loadScale)
             let out = Resampler.resample(
                 image, rect: rect, width: geometry.outputWidth, height: geometry.outputHeight,
-                kernel: options.kernel, linearLight: options.linearLight, threads: threads)
+                kernel: options.kernel, linearLight: options.linearLight, threads: threads, deadline: deadline)
             return finishing(out, orientation: orientation)
         }
 

@@ -20,6 +20,12 @@ extension Resampler.Plan {
             horizontalPass(src, sourceWidth: source.width, sourceHeight: source.height,
                            rowBase: rowBase, rowCount: rowCount, into: intermediate)
         }
+        // Out of time: some intermediate rows were never written, so never read them. (The
+        // deadline stays passed, so the caller sees it too and discards this blank result.)
+        if deadline.hasPassed {
+            let blank = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+            return PixelBuffer(width: outWidth, height: outHeight, pixels: blank)
+        }
         let pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 4) { out, initialized in
             verticalPass(intermediate, rowBase: rowBase, into: out)
             initialized = outWidth * outHeight * 4
@@ -44,6 +50,7 @@ extension Resampler.Plan {
         nonisolated(unsafe) let srcBase = src.baseAddress!
         let plan = self
         forEachChunk(chunks) { chunk in
+            if plan.deadline.hasPassed { return }  // run() then returns a blank image
             let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(1, colCount) * 4)
             defer { scratch.deallocate() }
             let first = chunk * Resampler.rowsPerChunk
@@ -153,10 +160,14 @@ extension Resampler.Plan {
         nonisolated(unsafe) let inter = UnsafePointer(intermediate.baseAddress!)
         let plan = self
         forEachChunk(chunks) { chunk in
-            let acc = UnsafeMutableBufferPointer<Float>.allocate(capacity: rowLength)
-            defer { acc.deallocate() }
             let first = chunk * Resampler.rowsPerChunk
             let last = min(first + Resampler.rowsPerChunk, outHeight)
+            if plan.deadline.hasPassed {  // out of time: blank rows, never garbage
+                (dst + first * rowLength).initialize(repeating: 0, count: (last - first) * rowLength)
+                return
+            }
+            let acc = UnsafeMutableBufferPointer<Float>.allocate(capacity: rowLength)
+            defer { acc.deallocate() }
             plan.vertical.weights.withUnsafeBufferPointer { weights in
                 for y in first..<last {
                     acc.initialize(repeating: 0)

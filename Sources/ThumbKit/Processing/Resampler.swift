@@ -28,9 +28,14 @@ enum Resampler {
     }
 
     /// Resamples `rect` of `source` to `width` × `height`.
+    ///
+    /// - Parameter deadline: checked before each chunk of rows; once it has passed the remaining
+    ///   rows are skipped and the result is blank, so a caller with a deadline must check
+    ///   `deadline.hasPassed` afterwards and discard the image (it then stays passed).
     static func resample(
         _ source: PixelBuffer, rect: SourceRect, width: Int, height: Int,
-        kernel: ResampleKernel, linearLight: Bool, threads: Int = 1
+        kernel: ResampleKernel, linearLight: Bool, threads: Int = 1,
+        deadline: Deadline = .never
     ) -> PixelBuffer {
         precondition(width > 0 && height > 0, "Output size must be positive.")
         precondition(rect.width > 0 && rect.height > 0, "Source rectangle must not be empty.")
@@ -46,7 +51,7 @@ enum Resampler {
             span: rect.height / Double(ky), outputCount: height)
         let plan = Plan(
             boxX: kx, boxY: ky, horizontal: horizontal, vertical: vertical,
-            transfer: linearLight ? .linear : .gamma, threads: max(1, threads))
+            transfer: linearLight ? .linear : .gamma, threads: max(1, threads), deadline: deadline)
         return plan.run(source)
     }
 
@@ -58,6 +63,8 @@ enum Resampler {
         let vertical: ResampleWeights
         let transfer: ColorTransfer
         let threads: Int
+        /// Chunks of rows not yet started when it passes are skipped.
+        var deadline: Deadline = .never
 
         /// Runs `body(chunk)` for chunk in 0..<count, in parallel when worthwhile.
         func forEachChunk(_ count: Int, _ body: @Sendable (Int) -> Void) {

@@ -10,8 +10,10 @@ enum ThumbCommand: Command {
             output's detail), turned upright by its EXIF orientation, resized into the box and \
             written through a temporary name. In TEMPLATE, %s is the input's name without its \
             extension and the extension picks the format; with --scales the @2x/@3x suffix goes \
-            before the extension. A failing file gets one line on stderr and the batch goes on. \
-            Embedded colour profiles are converted to sRGB (see docs/colour.md).
+            before the extension. A failing file (unreadable, corrupt, over a limit such as \
+            --max-pixels or --timeout, or not writable) gets one line on stderr and the batch \
+            goes on; with --stop-on-error no new file starts after the first failure. Embedded \
+            colour profiles are converted to sRGB.
 
             Examples:
               thumbkit thumb -s 88x88 -o 'thumbs/%s.jpg' photos/
@@ -41,6 +43,8 @@ enum ThumbCommand: Command {
             .value("max-pixels", valueName: "n", help: "Refuse images with more pixels.", default: String(ImageLimits.defaultMaxPixels)),
             .value("max-dimension", valueName: "n", help: "Refuse images wider or taller.", default: String(ImageLimits.defaultMaxDimension)),
             .value("max-file-bytes", valueName: "n", help: "Refuse larger input files.", default: String(ImageLimits.defaultMaxFileBytes)),
+            .value("timeout", valueName: "seconds", help: "Give up on an image after this long (0: no limit).", default: "60"),
+            .flag("stop-on-error", help: "Start no new file after the first failure."),
             .choice("fail-on", valueName: "level", of: FailOn.self, default: .error, help: "Treat codec warnings as failures with 'warning'."),
             .value("shrink-margin", valueName: "x", help: "JPEG shrink-on-load keeps this many decoded pixels per output pixel.", default: "2"),
             .json,
@@ -88,7 +92,8 @@ enum ThumbCommand: Command {
         let limits = ImageLimits(
             maxPixels: try arguments.int("max-pixels", in: 1...Int.max)!,
             maxDimension: try arguments.int("max-dimension", in: 1...Int.max)!,
-            maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!)
+            maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!,
+            maxSeconds: try arguments.double("timeout", in: 0...86_400)!)
         let decode = DecodeOptions(
             limits: limits, failOnWarning: try arguments.choice("fail-on", as: FailOn.self) == .warning,
             autoRotate: !arguments.flag("no-rotate"),
@@ -110,7 +115,9 @@ enum ThumbCommand: Command {
         for notice in inputs.notices { context.printError("notice: \(notice)") }
         for failure in inputs.failures { context.report(failure) }
 
-        let runner = BatchRunner(request: request, encoding: encoding, template: template, jobs: jobs)
+        let runner = BatchRunner(
+            request: request, encoding: encoding, template: template, jobs: jobs,
+            stopOnError: arguments.flag("stop-on-error"))
         let progress = context.progress
         let report = runner.run(
             inputs.files,
@@ -120,6 +127,10 @@ enum ThumbCommand: Command {
                 if let error = item.error { context.printError(error) }
             })
         progress.finish()
+        if report.files < inputs.files.count {
+            let notStarted = inputs.files.count - report.files
+            context.printError("stopped after a failure: \(notStarted) of \(inputs.files.count) files not started")
+        }
         let argumentFailures = inputs.failures.map {
             BatchItem(input: $0.path, outputs: [], error: $0.description, warnings: [], megapixels: 0)
         }

@@ -1,0 +1,2 @@
+// Intentionally empty: the declaration in CFuzzDriver.h is implemented by libFuzzer itself.
+#include "CFuzzDriver.h"
