@@ -10,11 +10,8 @@ import ThumbKitTestSupport
 struct BuildKillTests {
     /// The `thumbkit` built next to this test bundle (`swift test` builds it too).
     static func binary() -> String? {
-        var folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        folders.append(Bundle.main.bundleURL)
-        return folders.map { $0.appendingPathComponent("thumbkit").path }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        let path = TestBinary.thumbkit.path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
     /// Output files a build wrote (not hidden, not `Contents.json`).

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import ThumbKitCatalog
+import ThumbKitTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -12,9 +13,7 @@ import ThumbKitCatalog
 final class WatchProcess: Sendable {
     /// `thumbkit` next to the test bundle (`.build/<triple>/<config>/`), where `swift build`
     /// and `swift test` put every product.
-    static var binary: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("thumbkit")
-    }
+    static var binary: URL { TestBinary.thumbkit }
 
     private let process: Process
     private let stderrText = TextBuffer()
