@@ -31,10 +31,8 @@ public struct BatchRunner: Sendable {
         self.durable = durable
     }
 
-    /// Processes `files`, largest first (one big file started last would keep a worker busy
-    /// while the others sit idle); the report lists them in order of submission.
-    /// `progress(done, total)` after each file and `onItem` with each finished item (from
-    /// worker threads). Temporary files that killed writers left in the output folders are
+    /// Processes `files` in order of submission; `progress(done, total)` after each file and
+    /// `onItem` with each finished item (from worker threads). Temporary files that killed writers left in the output folders are
     /// removed first (`FileIO.removeStaleTemporaries`).
     public func run(
         _ files: [String], progress: (@Sendable (Int, Int) -> Void)? = nil,
@@ -53,13 +51,11 @@ public struct BatchRunner: Sendable {
         let workers = min(jobs, max(1, files.count))
         // Fewer images than workers: give the spare threads to each image's rows.
         let rowThreads = max(1, jobs / workers)
-        let order = Self.largestFirst(files)
         let runner = self
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
-                let position = next.add(1, ordering: .relaxed).oldValue
-                guard position < files.count, !stopped.load(ordering: .relaxed) else { break }
-                let index = order[position]
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < files.count, !stopped.load(ordering: .relaxed) else { break }
                 let item: BatchItem
                 switch plannedOutputs[index] {
                 case .failure(let message):
@@ -77,15 +73,6 @@ public struct BatchRunner: Sendable {
         let items = results.withLock { $0.compactMap { $0 } }  // nil: not started (stopOnError)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return BatchReport(items: items, wallSeconds: seconds)
-    }
-
-    /// Indices of `files` by decreasing size (unreadable files count as empty), ties in order.
-    static func largestFirst(_ files: [String]) -> [Int] {
-        let sizes = files.map { path -> Int in
-            var st = stat()
-            return stat(path, &st) == 0 ? Int(st.st_size) : 0
-        }
-        return files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 
     /// Output paths for every file; a file whose output would overwrite another input's output
