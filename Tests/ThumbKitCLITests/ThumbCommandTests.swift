@@ -27,7 +27,8 @@ struct ThumbCommandTests {
     static func run(_ arguments: [String]) async -> (status: Int32, stdout: String, stderr: String) {
         let out = TextOutput(capturingAsTerminal: false)
         let err = TextOutput(capturingAsTerminal: false)
-        let status = await CLI.run(arguments, commands: ThumbKitCommands.all, stdout: out, stderr: err, environment: [:])
+        let status = await CLI.run(
+            arguments, commands: ThumbKitCommands.all, stdout: out, stderr: err, environment: [:])
         return (status, out.text, err.text)
     }
 
@@ -50,7 +51,10 @@ struct ThumbCommandTests {
         let dir = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
-        let r = await Self.run(["thumb", "-s", "20x10", "--scales", "1,2,3", "-o", out.path + "/%s.png", dir.appendingPathComponent("photo.jpg").path])
+        let r = await Self.run([
+            "thumb", "-s", "20x10", "--scales", "1,2,3", "-o", out.path + "/%s.png",
+            dir.appendingPathComponent("photo.jpg").path,
+        ])
         #expect(r.status == 0)
         for (name, w, h) in [("photo.png", 20, 10), ("photo@2x.png", 40, 20), ("photo@3x.png", 60, 30)] {
             let decoded = try ImageDecoders.decode(try FileIO.read(out.appendingPathComponent(name).path), path: name)
@@ -63,8 +67,10 @@ struct ThumbCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         var inputs = [dir.appendingPathComponent("photo.jpg").path, dir.appendingPathComponent("icon.png").path]
         if TestCorpus.isAvailable {
-            inputs += ["photos/plasma_ColorfulCups_2560x1600.jpg", "photos/tuxpaint_anemone_red.png", "photos/coffee.png"]
-                .map { TestCorpus.url(for: $0).path }
+            inputs += [
+                "photos/plasma_ColorfulCups_2560x1600.jpg", "photos/tuxpaint_anemone_red.png", "photos/coffee.png",
+            ]
+            .map { TestCorpus.url(for: $0).path }
         }
         var outputs: [[String: Data]] = []
         for jobs in ["1", "2"] {
@@ -118,8 +124,12 @@ struct ThumbCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let sub = dir.appendingPathComponent("sub")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: dir.appendingPathComponent("icon.png"), to: sub.appendingPathComponent("photo.png"))
-        let r = await Self.run(["thumb", "-s", "8", "-o", dir.path + "/out/%s.png", dir.appendingPathComponent("photo.jpg").path, sub.appendingPathComponent("photo.png").path])
+        try FileManager.default.copyItem(
+            at: dir.appendingPathComponent("icon.png"), to: sub.appendingPathComponent("photo.png"))
+        let r = await Self.run([
+            "thumb", "-s", "8", "-o", dir.path + "/out/%s.png", dir.appendingPathComponent("photo.jpg").path,
+            sub.appendingPathComponent("photo.png").path,
+        ])
         #expect(r.status == 1)
         #expect(r.stderr.contains("would overwrite the thumbnail of \(dir.path)/photo.jpg"))
     }
@@ -135,22 +145,32 @@ struct ThumbCommandTests {
         let folders = Set(rows.map { URL(fileURLWithPath: $0.path).deletingLastPathComponent().relativePath }).sorted()
         for folder in folders {
             let target = out.appendingPathComponent(folder)
-            let run = try TestBinary.run(["thumb", "-s", "88x88", "--fit", "fill", "-o", target.path + "/%s.png", TestCorpus.url(for: folder).path])
-            let inFolder = rows.filter { URL(fileURLWithPath: $0.path).deletingLastPathComponent().relativePath == folder }
+            let run = try TestBinary.run([
+                "thumb", "-s", "88x88", "--fit", "fill", "-o", target.path + "/%s.png",
+                TestCorpus.url(for: folder).path,
+            ])
+            let inFolder = rows.filter {
+                URL(fileURLWithPath: $0.path).deletingLastPathComponent().relativePath == folder
+            }
             let rejects = inFolder.filter { $0.expected == .reject }
             #expect(run.status == (rejects.isEmpty ? 0 : 1), "\(folder): \(run.stderr)")
-            let errorLines = run.stderrLines.filter { !$0.hasPrefix("thumbkit: notice:") && !$0.hasPrefix("thumbkit: warning:") }
+            let errorLines = run.stderrLines.filter {
+                !$0.hasPrefix("thumbkit: notice:") && !$0.hasPrefix("thumbkit: warning:")
+            }
             #expect(errorLines.count == rejects.count, "\(folder): \(errorLines)")
             for row in inFolder {
                 let name = URL(fileURLWithPath: row.path).deletingPathExtension().lastPathComponent + ".png"
                 let exists = FileManager.default.fileExists(atPath: target.appendingPathComponent(name).path)
                 #expect(exists == (row.expected == .decode), "\(row.path)")
                 if row.expected == .reject {
-                    #expect(errorLines.contains { $0.hasPrefix("thumbkit: \(TestCorpus.url(for: row).path): ") }, "\(row.path)")
+                    #expect(
+                        errorLines.contains { $0.hasPrefix("thumbkit: \(TestCorpus.url(for: row).path): ") },
+                        "\(row.path)")
                 }
             }
             // No temporary file is ever left behind.
-            let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: target.path))?.filter { $0.hasPrefix(".") } ?? []
+            let leftovers =
+                (try? FileManager.default.contentsOfDirectory(atPath: target.path))?.filter { $0.hasPrefix(".") } ?? []
             #expect(leftovers.isEmpty)
         }
     }

@@ -6,7 +6,8 @@ import ThumbKit
 
 struct BenchCorpusTests {
     private func encoded(_ width: Int, _ height: Int, _ format: ImageFormat) throws -> [UInt8] {
-        try ImageEncoders.encode(PixelBuffer(width: width, height: height, fill: RGBA(90, 120, 150)), options: EncodeOptions(format: format))
+        try ImageEncoders.encode(
+            PixelBuffer(width: width, height: height, fill: RGBA(90, 120, 150)), options: EncodeOptions(format: format))
     }
 
     @Test func theSetsAreReadSortedWithTheirHeaders() throws {
@@ -34,11 +35,15 @@ struct BenchCorpusTests {
     @Test func aMissingOrEmptyCorpusIsAClearError() throws {
         let workspace = try TestWorkspace()
         let missing = workspace.path("nowhere")
-        #expect(throws: BenchError.corpus(path: missing, reason: "no such folder (build one with scripts/bench-corpus DIR)")) {
+        #expect(
+            throws: BenchError.corpus(path: missing, reason: "no such folder (build one with scripts/bench-corpus DIR)")
+        ) {
             try BenchCorpus.load(root: missing)
         }
         try FileManager.default.createDirectory(atPath: workspace.path("empty/jpeg"), withIntermediateDirectories: true)
-        #expect(throws: BenchError.corpus(path: workspace.path("empty"), reason: "holds no jpeg/*.jpg or png/*.png files")) {
+        #expect(
+            throws: BenchError.corpus(path: workspace.path("empty"), reason: "holds no jpeg/*.jpg or png/*.png files")
+        ) {
             try BenchCorpus.load(root: workspace.path("empty"))
         }
     }

@@ -82,7 +82,10 @@ extension FoodRecordTests {
         #expect(try ImageRef.find(named: "Chicken Marsala", in: folder).path == png)
         for name in ["Nope", "../secret", "..", "", ".hidden"] {
             let error = catalogError { try ImageRef.find(named: name, in: folder) }
-            if case .notFound = error {} else { Issue.record("\(name): expected notFound, got \(String(describing: error))") }
+            if case .notFound = error {
+            } else {
+                Issue.record("\(name): expected notFound, got \(String(describing: error))")
+            }
         }
     }
 }

@@ -13,7 +13,9 @@ struct CropGeometryTests {
         let rect: (Double, Double, Double, Double)
         let output: (Int, Int)
         var upscale = true
-        var testDescription: String { "\(source.0)x\(source.1) → \(target.0)x\(target.1)\(upscale ? "" : " no-upscale")" }
+        var testDescription: String {
+            "\(source.0)x\(source.1) → \(target.0)x\(target.1)\(upscale ? "" : " no-upscale")"
+        }
     }
 
     static let fillRows: [Row] = [
@@ -66,14 +68,16 @@ struct CropGeometryTests {
     ])
     func fitKeepsTheAspectInsideTheBox(_ source: (Int, Int), _ box: (Int, Int), _ expected: (Int, Int)) {
         let g = CropGeometry.plan(
-            sourceWidth: source.0, sourceHeight: source.1, options: ResizeOptions(width: box.0, height: box.1, mode: .fit))
+            sourceWidth: source.0, sourceHeight: source.1,
+            options: ResizeOptions(width: box.0, height: box.1, mode: .fit))
         #expect(g.outputWidth == expected.0 && g.outputHeight == expected.1)
         #expect(g.sourceRect == SourceRect(x: 0, y: 0, width: Double(source.0), height: Double(source.1)))
     }
 
     @Test func fitWithoutUpscaleKeepsASmallSourceAsItIs() {
         let g = CropGeometry.plan(
-            sourceWidth: 30, sourceHeight: 20, options: ResizeOptions(width: 256, height: 256, mode: .fit, upscale: false))
+            sourceWidth: 30, sourceHeight: 20,
+            options: ResizeOptions(width: 256, height: 256, mode: .fit, upscale: false))
         #expect(g.outputWidth == 30 && g.outputHeight == 20)
     }
 

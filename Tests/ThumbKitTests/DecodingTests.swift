@@ -117,10 +117,12 @@ struct DecodingTests {
     }
 
     @Test func unsupportedAndOverLimitMessagesAreClassified() {
-        #expect(ImageDecoders.codecFailure("unsupported JPEG process: SOF type 0xc3", path: "a")
-            == .unsupported(path: "a", reason: "unsupported JPEG process: SOF type 0xc3"))
-        #expect(ImageDecoders.codecFailure("maximum supported image dimension is 65500 pixels", path: "a")
-            == .overLimit(path: "a", reason: "maximum supported image dimension is 65500 pixels"))
+        #expect(
+            ImageDecoders.codecFailure("unsupported JPEG process: SOF type 0xc3", path: "a")
+                == .unsupported(path: "a", reason: "unsupported JPEG process: SOF type 0xc3"))
+        #expect(
+            ImageDecoders.codecFailure("maximum supported image dimension is 65500 pixels", path: "a")
+                == .overLimit(path: "a", reason: "maximum supported image dimension is 65500 pixels"))
         #expect(
             ImageDecoders.codecFailure("IDAT: CRC error", path: "a") == .corrupt(path: "a", reason: "IDAT: CRC error"))
     }

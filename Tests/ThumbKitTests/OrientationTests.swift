@@ -50,7 +50,8 @@ struct OrientationTests {
         let stored = upright.applying(inverse[orientation] ?? orientation)
         let resize = ImageProcessors.Resize(ResizeOptions(width: 30, height: 12, mode: .fill))
         let expected = resize.process(upright)
-        let got = resize.process(stored, originalWidth: stored.width, originalHeight: stored.height, orientation: orientation)
+        let got = resize.process(
+            stored, originalWidth: stored.width, originalHeight: stored.height, orientation: orientation)
         #expect(got == expected)
     }
 }

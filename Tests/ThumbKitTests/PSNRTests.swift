@@ -64,11 +64,11 @@ struct PSNRTests {
     @Test(arguments: [
         // (colour with alpha, opaque colour it must equal after compositing over white)
         // v' = (v·a + 255·(255 − a) + 127) / 255, integer division (round to nearest):
-        (RGBA(0, 0, 0, 0), RGBA(255, 255, 255)),          // fully transparent → white
-        (RGBA(12, 34, 56, 255), RGBA(12, 34, 56)),        // opaque → unchanged
-        (RGBA(0, 0, 0, 128), RGBA(127, 127, 127)),        // 255·127/255 = 127
-        (RGBA(200, 100, 0, 51), RGBA(244, 224, 204)),     // 200/5 + 204, 100/5 + 204, 204
-        (RGBA(1, 100, 255, 128), RGBA(128, 177, 255)),    // 127.502 → 128, 177.196 → 177, 255
+        (RGBA(0, 0, 0, 0), RGBA(255, 255, 255)),  // fully transparent → white
+        (RGBA(12, 34, 56, 255), RGBA(12, 34, 56)),  // opaque → unchanged
+        (RGBA(0, 0, 0, 128), RGBA(127, 127, 127)),  // 255·127/255 = 127
+        (RGBA(200, 100, 0, 51), RGBA(244, 224, 204)),  // 200/5 + 204, 100/5 + 204, 204
+        (RGBA(1, 100, 255, 128), RGBA(128, 177, 255)),  // 127.502 → 128, 177.196 → 177, 255
     ])
     func alphaIsCompositedOverWhiteBeforeComparing(translucent: RGBA, opaque: RGBA) throws {
         let a = PixelBuffer(width: 3, height: 2, fill: translucent)

@@ -135,9 +135,12 @@ struct ResamplerTests {
         let src = Self.noise(width: 640, height: 427, seed: 11)
         let rect = SourceRect(x: 106.5, y: 0, width: 427, height: 427)
         for linear in [false, true] {
-            let one = Resampler.resample(src, rect: rect, width: 88, height: 88, kernel: .lanczos3, linearLight: linear, threads: 1)
-            let two = Resampler.resample(src, rect: rect, width: 88, height: 88, kernel: .lanczos3, linearLight: linear, threads: 2)
-            let four = Resampler.resample(src, rect: rect, width: 88, height: 88, kernel: .lanczos3, linearLight: linear, threads: 4)
+            let one = Resampler.resample(
+                src, rect: rect, width: 88, height: 88, kernel: .lanczos3, linearLight: linear, threads: 1)
+            let two = Resampler.resample(
+                src, rect: rect, width: 88, height: 88, kernel: .lanczos3, linearLight: linear, threads: 2)
+            let four = Resampler.resample(
+                src, rect: rect, width: 88, height: 88, kernel: .lanczos3, linearLight: linear, threads: 4)
             #expect(one == two && two == four)
         }
     }
@@ -146,7 +149,9 @@ struct ResamplerTests {
         // A smooth gradient reduced 10×: the pre-shrunk result must track the exact filter.
         var src = PixelBuffer(width: 400, height: 300)
         for y in 0..<300 {
-            for x in 0..<400 { src[x, y] = RGBA(UInt8(x * 255 / 399), UInt8(y * 255 / 299), UInt8((x + y) % 256 / 2 + 64)) }
+            for x in 0..<400 {
+                src[x, y] = RGBA(UInt8(x * 255 / 399), UInt8(y * 255 / 299), UInt8((x + y) % 256 / 2 + 64))
+            }
         }
         #expect(Resampler.boxFactor(step: 10, inputCount: 400) == 5)
         let rect = SourceRect(x: 0, y: 0, width: 400, height: 300)

@@ -84,15 +84,23 @@ struct ThumbnailQualityTests {
         for path in Self.photoNames {
             let reference = try Self.reference(path)
             ours.append(try ImageComparison.ssim(try Self.thumbnail(path), reference))
-            let out = dir.appendingPathComponent(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".png")
-            let status = try Self.run(vips, ["--size", "88x88", "--smartcrop", "centre", "-o", out.path + "[strip]", TestCorpus.url(for: path).path])
+            let out = dir.appendingPathComponent(
+                URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent + ".png")
+            let status = try Self.run(
+                vips,
+                [
+                    "--size", "88x88", "--smartcrop", "centre", "-o", out.path + "[strip]",
+                    TestCorpus.url(for: path).path,
+                ])
             #expect(status == 0, "vipsthumbnail failed on \(path)")
             let theirImage = try ImageDecoders.decode(try FileIO.read(out.path), path: out.path).buffer
             theirs.append(try ImageComparison.ssim(theirImage, reference))
         }
         let meanOurs = ours.reduce(0, +) / Double(ours.count)
         let meanTheirs = theirs.reduce(0, +) / Double(theirs.count)
-        print("quality: mean SSIM vs exact reference over \(ours.count) photos: ThumbKit \(meanOurs), vipsthumbnail \(meanTheirs)")
+        print(
+            "quality: mean SSIM vs exact reference over \(ours.count) photos: ThumbKit \(meanOurs), vipsthumbnail \(meanTheirs)"
+        )
         #expect(meanOurs >= meanTheirs)
     }
 

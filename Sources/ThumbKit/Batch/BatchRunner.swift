@@ -59,7 +59,8 @@ public struct BatchRunner: Sendable {
                 let item: BatchItem
                 switch plannedOutputs[index] {
                 case .failure(let message):
-                    item = BatchItem(input: files[index], outputs: [], error: message.description, warnings: [], megapixels: 0)
+                    item = BatchItem(
+                        input: files[index], outputs: [], error: message.description, warnings: [], megapixels: 0)
                 case .success(let outputs):
                     item = runner.process(files[index], outputs: outputs, threads: rowThreads)
                 }
@@ -114,7 +115,11 @@ public struct BatchRunner: Sendable {
             for ((scale, image), (_, path)) in zip(set.images, outputs) {
                 let bytes = try ImageEncoders.encode(image, options: encoding, path: path, profile: set.colorProfile)
                 encoded.append(
-                    (OutputFile(path: path, scale: scale, width: image.width, height: image.height, bytes: bytes.count), bytes))
+                    (
+                        OutputFile(
+                            path: path, scale: scale, width: image.width, height: image.height, bytes: bytes.count),
+                        bytes
+                    ))
             }
             try deadline.check(path: file)  // last chance: once writing starts, it finishes
             var written: [String] = []

@@ -11,7 +11,9 @@ public enum FileIO {
     /// Reads a whole file, refusing it before reading when it is larger than `maxBytes`.
     /// Only regular files are read: a folder, FIFO, socket or device is refused before any read
     /// (opening is non-blocking, so a FIFO with no writer cannot stall the batch).
-    public static func read(_ path: String, maxBytes: Int = ImageLimits.defaultMaxFileBytes) throws(DecodeError) -> [UInt8] {
+    public static func read(_ path: String, maxBytes: Int = ImageLimits.defaultMaxFileBytes) throws(DecodeError)
+        -> [UInt8]
+    {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 { throw .unreadable(path: path, reason: errnoText()) }
         defer { close(fd) }

@@ -81,8 +81,10 @@ public enum ImageDecoders {
     /// impossible colour conversions) are `.unsupported`, libjpeg's own size ceiling and
     /// libpng's user limits are `.overLimit`, everything else `.corrupt`.
     static func codecFailure(_ reason: String, path: String) -> DecodeError {
-        let overLimitPrefixes = ["maximum supported image dimension", "image width exceeds user limit",
-            "image height exceeds user limit", "image size exceeds user limits"]
+        let overLimitPrefixes = [
+            "maximum supported image dimension", "image width exceeds user limit",
+            "image height exceeds user limit", "image size exceeds user limits",
+        ]
         if overLimitPrefixes.contains(where: { reason.lowercased().hasPrefix($0) }) {
             return .overLimit(path: path, reason: reason)
         }

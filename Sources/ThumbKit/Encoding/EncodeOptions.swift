@@ -46,7 +46,8 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
         switch format {
         case .jpeg:
             let ss = subsampling == .yuv420 ? "420" : "444"
-            return "jpeg/v1?q=\(quality),ss=\(ss),prog=\(progressive ? 1 : 0),opt=\(optimizeHuffman ? 1 : 0),bg=\(background.hex)"
+            return
+                "jpeg/v1?q=\(quality),ss=\(ss),prog=\(progressive ? 1 : 0),opt=\(optimizeHuffman ? 1 : 0),bg=\(background.hex)"
         case .png:
             return "png/v2?level=\(pngCompressionLevel)"
         }

@@ -17,8 +17,9 @@ extension Resampler.Plan {
         defer { intermediate.deallocate() }
 
         source.pixels.withUnsafeBufferPointer { src in
-            horizontalPass(src, sourceWidth: source.width, sourceHeight: source.height,
-                           rowBase: rowBase, rowCount: rowCount, into: intermediate)
+            horizontalPass(
+                src, sourceWidth: source.width, sourceHeight: source.height,
+                rowBase: rowBase, rowCount: rowCount, into: intermediate)
         }
         // Out of time: some intermediate rows were never written, so never read them. (The
         // deadline stays passed, so the caller sees it too and discards this blank result.)
@@ -60,8 +61,9 @@ extension Resampler.Plan {
                     plan.loadReducedRow(
                         srcBase, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                         reducedRow: rowBase + r, colBase: colBase, colCount: colCount, into: scratch)
-                    plan.filterRow(scratch, colBase: colBase, weights: weights,
-                                   into: dst + r * outWidth * 4)
+                    plan.filterRow(
+                        scratch, colBase: colBase, weights: weights,
+                        into: dst + r * outWidth * 4)
                 }
             }
         }

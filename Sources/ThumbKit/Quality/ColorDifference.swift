@@ -94,7 +94,8 @@ public enum ColorDifference {
                 hBar = hBar < 360 ? (hBar + 360) / 2 : (hBar - 360) / 2
             }
         }
-        let t = 1 - 0.17 * cos((hBar - 30) * radians) + 0.24 * cos(2 * hBar * radians)
+        let t =
+            1 - 0.17 * cos((hBar - 30) * radians) + 0.24 * cos(2 * hBar * radians)
             + 0.32 * cos((3 * hBar + 6) * radians) - 0.20 * cos((4 * hBar - 63) * radians)
         let dTheta = 30 * exp(-pow((hBar - 275) / 25, 2))
         let cpBar7 = pow(cpBar, 7)

@@ -21,32 +21,58 @@ enum ThumbCommand: Command {
             """,
         positionals: [.variadic("input", help: "Image files or folders to read.")],
         options: [
-            .value("size", short: "s", valueName: "WxH", help: "Target box in pixels (N means NxN; Wx means W wide, any height, with --fit fit).", default: "128x128"),
+            .value(
+                "size", short: "s", valueName: "WxH",
+                help: "Target box in pixels (N means NxN; Wx means W wide, any height, with --fit fit).",
+                default: "128x128"),
             .choice("fit", of: ResizeMode.self, default: .fill, help: "How the source maps onto the box."),
             .value("scales", valueName: "list", help: "Scale factors to make, such as 1,2,3.", default: "1"),
             .value("output", short: "o", valueName: "template", help: "Output name template.", default: "tn_%s.jpg"),
-            .choice("format", valueName: "format", of: ImageFormat.self, help: "Output format (default: from the template's extension)."),
+            .choice(
+                "format", valueName: "format", of: ImageFormat.self,
+                help: "Output format (default: from the template's extension)."),
             .value("quality", short: "q", valueName: "n", help: "JPEG quality, 1 to 100.", default: "85"),
-            .choice("subsampling", valueName: "ratio", of: EncodeOptions.Subsampling.self, default: .yuv420, help: "JPEG chroma subsampling."),
+            .choice(
+                "subsampling", valueName: "ratio", of: EncodeOptions.Subsampling.self, default: .yuv420,
+                help: "JPEG chroma subsampling."),
             .flag("progressive", help: "Write progressive JPEGs."),
             .value("png-level", valueName: "n", help: "PNG compression level, 0 to 9.", default: "6"),
-            .value("background", valueName: "color", help: "Pad colour and JPEG flattening colour (#rrggbb).", default: "white"),
-            .choice("kernel", valueName: "name", of: ResampleKernel.self, default: .lanczos3, help: "Resampling filter."),
+            .value(
+                "background", valueName: "color", help: "Pad colour and JPEG flattening colour (#rrggbb).",
+                default: "white"),
+            .choice(
+                "kernel", valueName: "name", of: ResampleKernel.self, default: .lanczos3, help: "Resampling filter."),
             .flag("linear", help: "Resample in linear light."),
-            .choice("intent", valueName: "name", of: RenderingIntent.self, default: .relative, help: "Rendering intent of the conversion to sRGB."),
+            .choice(
+                "intent", valueName: "name", of: RenderingIntent.self, default: .relative,
+                help: "Rendering intent of the conversion to sRGB."),
             .flag("bpc", help: "Use black-point compensation in the conversion to sRGB."),
             .flag("keep-profile", help: "Embed an RGB source's ICC profile instead of converting to sRGB."),
             .flag("no-rotate", help: "Ignore the EXIF orientation."),
             .flag("no-upscale", help: "Never make an image larger than its source."),
-            .value("jobs", short: "j", valueName: "n", help: "Images processed in parallel.", defaultHelp: "active processors"),
+            .value(
+                "jobs", short: "j", valueName: "n", help: "Images processed in parallel.",
+                defaultHelp: "active processors"),
             .flag("recursive", short: "r", help: "Walk sub-folders of folder arguments."),
-            .value("max-pixels", valueName: "n", help: "Refuse images with more pixels.", default: String(ImageLimits.defaultMaxPixels)),
-            .value("max-dimension", valueName: "n", help: "Refuse images wider or taller.", default: String(ImageLimits.defaultMaxDimension)),
-            .value("max-file-bytes", valueName: "n", help: "Refuse larger input files.", default: String(ImageLimits.defaultMaxFileBytes)),
-            .value("timeout", valueName: "seconds", help: "Give up on an image after this long (0: no limit).", default: "60"),
+            .value(
+                "max-pixels", valueName: "n", help: "Refuse images with more pixels.",
+                default: String(ImageLimits.defaultMaxPixels)),
+            .value(
+                "max-dimension", valueName: "n", help: "Refuse images wider or taller.",
+                default: String(ImageLimits.defaultMaxDimension)),
+            .value(
+                "max-file-bytes", valueName: "n", help: "Refuse larger input files.",
+                default: String(ImageLimits.defaultMaxFileBytes)),
+            .value(
+                "timeout", valueName: "seconds", help: "Give up on an image after this long (0: no limit).",
+                default: "60"),
             .flag("stop-on-error", help: "Start no new file after the first failure."),
-            .choice("fail-on", valueName: "level", of: FailOn.self, default: .error, help: "Treat codec warnings as failures with 'warning'."),
-            .value("shrink-margin", valueName: "x", help: "JPEG shrink-on-load keeps this many decoded pixels per output pixel.", default: "2"),
+            .choice(
+                "fail-on", valueName: "level", of: FailOn.self, default: .error,
+                help: "Treat codec warnings as failures with 'warning'."),
+            .value(
+                "shrink-margin", valueName: "x",
+                help: "JPEG shrink-on-load keeps this many decoded pixels per output pixel.", default: "2"),
             .json,
         ])
 
@@ -79,11 +105,14 @@ enum ThumbCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let size = try box(arguments, mode: try arguments.choice("fit", as: ResizeMode.self)!)
         guard let background = RGBA(parsing: arguments.value("background")!) else {
-            throw UsageError.invalidValue(option: "--background", value: arguments.value("background")!, reason: "expected #rrggbb, #rrggbbaa or a colour name")
+            throw UsageError.invalidValue(
+                option: "--background", value: arguments.value("background")!,
+                reason: "expected #rrggbb, #rrggbbaa or a colour name")
         }
         let scales = try arguments.list("scales", as: Int.self)
         guard !scales.isEmpty, scales.allSatisfy({ (1...10).contains($0) }) else {
-            throw UsageError.invalidValue(option: "--scales", value: arguments.value("scales")!, reason: "scale factors must be 1 to 10")
+            throw UsageError.invalidValue(
+                option: "--scales", value: arguments.value("scales")!, reason: "scale factors must be 1 to 10")
         }
         let resize = ResizeOptions(
             width: size.width, height: size.height, mode: try arguments.choice("fit", as: ResizeMode.self)!,
@@ -103,7 +132,8 @@ enum ThumbCommand: Command {
         let request = ThumbnailRequest(
             resize: resize, scales: scales, decode: decode,
             shrinkOnLoadMargin: try arguments.double("shrink-margin", in: 1...8)!)
-        let template = OutputTemplate(arguments.value("output")!, format: try arguments.choice("format", as: ImageFormat.self))
+        let template = OutputTemplate(
+            arguments.value("output")!, format: try arguments.choice("format", as: ImageFormat.self))
         let encoding = EncodeOptions(
             format: template.format, quality: try arguments.int("quality", in: 1...100)!,
             subsampling: try arguments.choice("subsampling", as: EncodeOptions.Subsampling.self)!,

@@ -113,7 +113,8 @@ public enum BenchQuality {
         }
         for target in targets {
             let reference = ReferenceResampler.render(upright, options: target.resize)
-            let linear = linearLight ? ReferenceResampler.render(upright, options: target.resize, linearLight: true) : nil
+            let linear =
+                linearLight ? ReferenceResampler.render(upright, options: target.resize, linearLight: true) : nil
             for (tool, folder) in target.outputFolders {
                 let path = (folder as NSString).appendingPathComponent("\(file.stem).\(target.outputExtension)")
                 result[target.key, default: [:]][tool] = score(output: path, reference: reference, linear: linear)

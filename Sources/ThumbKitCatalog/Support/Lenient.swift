@@ -17,24 +17,24 @@ struct Lenient<T: Decodable>: Decodable {
 
     /// A one-line, lower-case reason for a decoding error, naming the key inside the element.
     static func describe(_ error: DecodingError, droppingFirst depth: Int) -> String {
-        func where_(_ path: [any CodingKey]) -> String {
+        func location(_ path: [any CodingKey]) -> String {
             let keys = path.dropFirst(depth).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
             return keys.isEmpty ? "value" : "'\(keys.joined(separator: "."))'"
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return "missing \(where_(context.codingPath + [key]))"
+            return "missing \(location(context.codingPath + [key]))"
         case .valueNotFound(_, let context):
-            return "\(where_(context.codingPath)) is null"
+            return "\(location(context.codingPath)) is null"
         case .typeMismatch(let type, let context):
-            return "\(where_(context.codingPath)) should be \(typeName(type))"
+            return "\(location(context.codingPath)) should be \(typeName(type))"
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty,
                 context.underlyingError != nil || context.debugDescription.contains("not valid JSON")
             {
                 return "not valid JSON"
             }
-            let place = context.codingPath.count > depth ? "\(where_(context.codingPath)): " : ""
+            let place = context.codingPath.count > depth ? "\(location(context.codingPath)): " : ""
             return place + context.debugDescription
         @unknown default:
             return "\(error)"
