@@ -142,12 +142,14 @@ public struct InboxIngestor: Sendable {
             }
         }
 
-        // 3. Validate before the catalog is touched.
+        // 3. Validate before the catalog is touched. JPEG warnings are fatal here: a truncated
+        // upload only makes libjpeg warn ("premature end of data") and pad with grey. libpng
+        // already fails on truncation; its warnings (a known-bad sRGB profile, say) are benign.
         do {
             let header = try ImageDecoders.readHeader(bytes, path: source)
             try limits.check(width: header.width, height: header.height, path: source)
-            _ = try ImageDecoders.decode(
-                bytes, path: source, options: DecodeOptions(limits: limits, failOnWarning: true), minimumScale: 1.0 / 8)
+            let options = DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg)
+            _ = try ImageDecoders.decode(bytes, path: source, options: options, minimumScale: 1.0 / 8)
         } catch {
             return reject(relativePath, at: source, sha: sha, record: nil, reason: error.reason)
         }
