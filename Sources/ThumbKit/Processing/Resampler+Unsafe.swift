@@ -190,30 +190,24 @@ extension Resampler.Plan {
     /// Un-premultiplies one row of working values and rounds to 8-bit straight alpha.
     @inline(__always)
     private func storeRow(_ acc: UnsafeMutableBufferPointer<Float>, into out: UnsafeMutablePointer<UInt8>) {
-        let pixels = acc.count / 4
         if let encode = transfer.encode {
             let scale = transfer.encodeScale
             encode.withUnsafeBufferPointer { table in
-                for i in 0..<pixels {
-                    let a = min(max(acc[i * 4 + 3], 0), 1)
-                    let alpha = UInt8(a * 255 + 0.5)
-                    out[i * 4 + 3] = alpha
-                    if alpha == 0 {
-                        out[i * 4] = 0
-                        out[i * 4 + 1] = 0
-                        out[i * 4 + 2] = 0
-                        continue
-                    }
-                    let inv = 1 / a
-                    for c in 0..<3 {
-                        let v = min(max(acc[i * 4 + c] * inv, 0), 1)
-                        out[i * 4 + c] = table[Int(v * scale + 0.5)]
-                    }
-                }
+                Self.unpremultiply(acc, into: out) { table[Int($0 * scale + 0.5)] }
             }
-            return
+        } else {
+            Self.unpremultiply(acc, into: out) { UInt8($0 * 255 + 0.5) }
         }
-        for i in 0..<pixels {
+    }
+
+    /// Divides each pixel's colour by its alpha (clamped to [0, 1]) and stores it through
+    /// `encode` (working value in [0, 1] → 8-bit sample); alpha is rounded to 8 bits, and a pixel
+    /// whose alpha rounds to 0 is stored as transparent black.
+    @inline(__always)
+    private static func unpremultiply(
+        _ acc: UnsafeMutableBufferPointer<Float>, into out: UnsafeMutablePointer<UInt8>, encode: (Float) -> UInt8
+    ) {
+        for i in 0..<(acc.count / 4) {
             let a = min(max(acc[i * 4 + 3], 0), 1)
             let alpha = UInt8(a * 255 + 0.5)
             out[i * 4 + 3] = alpha
@@ -223,11 +217,8 @@ extension Resampler.Plan {
                 out[i * 4 + 2] = 0
                 continue
             }
-            let inv = 255 / a
-            for c in 0..<3 {
-                let v = min(max(acc[i * 4 + c] * inv, 0), 255)
-                out[i * 4 + c] = UInt8(v + 0.5)
-            }
+            let inv = 1 / a
+            for c in 0..<3 { out[i * 4 + c] = encode(min(max(acc[i * 4 + c] * inv, 0), 1)) }
         }
     }
 }
