@@ -44,7 +44,7 @@ struct ColorManagementTests {
         // An sRGB profile changes nothing either: it is recognised as an identity and skipped.
         let srgbTagged = try Self.decode(
             ColorFixtures.insertingAPP2(
-                ColorFixtures.iccChunks(ColorFixtures.save(cmsSRGB()), count: 1), into: Self.jpeg(icc: nil)))
+                ColorFixtures.iccChunks(cmsSRGB(), count: 1), into: Self.jpeg(icc: nil)))
         #expect(srgbTagged.buffer == untagged.buffer && srgbTagged.colorWarnings.isEmpty)
     }
 
@@ -267,5 +267,9 @@ struct ColorManagementTests {
     }
 }
 
-/// lcms's built-in sRGB profile, for tagging test files.
-private func cmsSRGB() -> cmsHPROFILE { cmsCreate_sRGBProfile()! }
+/// lcms's built-in sRGB profile as ICC bytes, for tagging test files.
+private func cmsSRGB() -> [UInt8] {
+    let profile = cmsCreate_sRGBProfile()!
+    defer { cmsCloseProfile(profile) }
+    return ColorFixtures.save(profile)
+}
