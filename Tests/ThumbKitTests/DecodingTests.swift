@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ThumbKitTestSupport
 
@@ -17,9 +18,15 @@ struct DecodingTests {
     }
 
     @Test func zeroByteFileIsEmptyAndSaysSo() throws {
-        let path = TestImages.url(for: "zero-bytes.png").path
-        let data = try TestImages.bytes(of: "zero-bytes.png")
-        let error = #expect(throws: DecodeError.self) { try ImageDecoders.decode(data, path: path) }
+        // Made here rather than kept in TestImages/: an empty file is the same bytes as the
+        // shared corpus's empty.jpg, and the corpus is never copied into the project.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tk-zero-\(UUID().uuidString).png")
+            .path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let readError = #expect(throws: DecodeError.self) { try FileIO.read(path) }
+        #expect(readError == .empty(path: path))
+        let error = #expect(throws: DecodeError.self) { try ImageDecoders.decode([], path: path) }
         #expect(error == .empty(path: path))
         #expect(error?.description == "\(path): empty file")
     }
