@@ -62,6 +62,44 @@ struct BenchRunnerTests {
         #expect(timing.failureLog?.contains("cannot read") == true)
     }
 
+    @Test func eachRunIsPreparedBeforeItsProcessesStartAndCheckedAfterTheyEnd() throws {
+        let workspace = try TestWorkspace()
+        // The process sees what the preparation put in its fresh folder, and leaves a line in
+        // the log for the check to read.
+        let entry = BenchRunner.Entry(
+            key: "job/demo", tool: "t",
+            prepare: { output in try Data("ready\n".utf8).write(to: URL(fileURLWithPath: output + "/input")) },
+            verify: { output, log in
+                FileManager.default.fileExists(atPath: output + "/input") && log == "ready\n" ? [] : ["bad: \(log)"]
+            }
+        ) { output in
+            BenchWorkload(invocations: [BenchInvocation(["/bin/cat", output + "/input"])])
+        }
+        let timing = try #require(BenchRunner(runs: 2, workFolder: workspace.path("work")).run([[entry]]).first)
+        #expect(timing.runs.count == 2 && timing.failures.isEmpty)
+
+        let checked = BenchRunner.Entry(key: "job/demo", tool: "t", verify: { _, log in ["saw \(log.count) bytes"] }) {
+            _ in BenchWorkload(invocations: [BenchInvocation(["/bin/echo", "hi"])])
+        }
+        let flagged = try #require(BenchRunner(runs: 1, workFolder: workspace.path("w2")).run([[checked]]).first)
+        #expect(flagged.failures == ["saw 3 bytes"])
+    }
+
+    @Test func aRunWhosePreparationFailsIsAFailureAndStartsNothing() throws {
+        struct Refused: Error, CustomStringConvertible {
+            var description: String { "no catalog" }
+        }
+        let workspace = try TestWorkspace()
+        let marker = workspace.path("started")
+        let entry = BenchRunner.Entry(key: "job/demo", tool: "t", prepare: { _ in throw Refused() }) { _ in
+            BenchWorkload(invocations: [BenchInvocation(["/usr/bin/touch", marker])])
+        }
+        let timing = try #require(BenchRunner(runs: 2, workFolder: workspace.path("work")).run([[entry]]).first)
+        #expect(timing.runs.count == 2)
+        #expect(timing.failures == ["cannot prepare the run: no catalog"])
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
     @Test func aProgramThatCannotStartIsAFailureNotACrash() {
         let workload = BenchWorkload(invocations: [BenchInvocation(["/nonexistent/thumbnailer", "a.jpg"])])
         let measurement = workload.run()

@@ -3,7 +3,8 @@ import Foundation
 /// Times tools on the same work, taking turns: after a warm-up round, round *k* runs every
 /// entry of a group once (A B C, A B C, …), so a machine that drifts (thermal limits, a
 /// neighbour's build) hurts every tool alike. Each run writes into a fresh, empty folder; the
-/// last run's folder is kept for quality scoring, the earlier ones are removed.
+/// last run's folder is kept for quality scoring, the earlier ones are removed. An entry may set
+/// each run's folder up before the clock starts and check it after the clock stops.
 ///
 /// Runs are blocking and sequential: one tool at a time has the machine.
 public struct BenchRunner: Sendable {
@@ -15,12 +16,39 @@ public struct BenchRunner: Sendable {
         public let tool: String
         /// The processes of one run, writing into the given (fresh) output folder.
         public let workload: @Sendable (_ outputFolder: String) -> BenchWorkload
+        /// Untimed set-up of each run's fresh folder before its processes start (the catalog
+        /// build copies its database there). A throw fails the run without starting it.
+        public let prepare: @Sendable (_ outputFolder: String) throws -> Void
+        /// Untimed check of each successful run once its processes have ended, from its folder
+        /// and log: one line per problem (the catalog build checks it was a full build).
+        public let verify: @Sendable (_ outputFolder: String, _ log: String) -> [String]
 
-        public init(key: String, tool: String, workload: @escaping @Sendable (_ outputFolder: String) -> BenchWorkload)
-        {
+        public init(
+            key: String, tool: String, prepare: @escaping @Sendable (_ outputFolder: String) throws -> Void = { _ in },
+            verify: @escaping @Sendable (_ outputFolder: String, _ log: String) -> [String] = { _, _ in [] },
+            workload: @escaping @Sendable (_ outputFolder: String) -> BenchWorkload
+        ) {
             self.key = key
             self.tool = tool
+            self.prepare = prepare
+            self.verify = verify
             self.workload = workload
+        }
+
+        /// One run in `output` (already created and empty), logging to `log`: the untimed
+        /// preparation, the timed processes, then the untimed check.
+        func run(output: String, log: String) -> BenchMeasurement {
+            do {
+                try prepare(output)
+            } catch {
+                return BenchMeasurement(
+                    wallSeconds: 0, cpuSeconds: 0, peakRSSBytes: 0, failures: ["cannot prepare the run: \(error)"])
+            }
+            var measurement = workload(output).run(logPath: log)
+            if measurement.succeeded {
+                measurement.failures += verify(output, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+            }
+            return measurement
         }
     }
 
@@ -82,7 +110,7 @@ public struct BenchRunner: Sendable {
                     try? FileManager.default.removeItem(atPath: output)
                     try? FileManager.default.removeItem(atPath: log)
                     try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-                    let measurement = entry.workload(output).run(logPath: log)
+                    let measurement = entry.run(output: output, log: log)
                     if let previous = lastFolder[index] {
                         try? FileManager.default.removeItem(atPath: previous)
                         try? FileManager.default.removeItem(atPath: previous + ".log")
