@@ -40,6 +40,36 @@ struct BenchRenderingTests {
         #expect(lines[heading + 6].hasPrefix("  note:"))
     }
 
+    @Test func aCatalogBuildShowsItsCountsAndNoQualityOrRatioColumns() throws {
+        let text = BenchTextRenderer.render(BenchReportTests.sampleWithCatalogBuild())
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("icons · demo catalog · ") })
+        #expect(lines[heading].hasSuffix("164 images written from 29 source pictures, 12.2 MP decoded"))
+        let header = lines[heading + 1].split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        #expect(header == "tool img/s MP/s wall s min/med/max CPU s peak RSS")
+        let ours = lines[heading + 3]
+        #expect(ours.hasPrefix("  thumbkit") && ours.contains("328.0") && ours.contains("24.3"))
+        #expect(ours.contains("0.45 / 0.50 / 0.60") && ours.hasSuffix("55 MiB") && !ours.contains("—"))
+        #expect(lines[heading + 4].contains("img/s: images written per second"))
+        // The resize job's block and the quality footnote are still there.
+        #expect(text.contains("bug-thumb · jpeg set") && text.contains("SSIM/PSNR: mean/worst"))
+    }
+
+    @Test func aRunOfTheCatalogBuildAloneLeavesOutTheCorpusAndTheQualityNotes() {
+        var report = BenchReportTests.sample()
+        report.jobs = [BenchReportTests.catalogBuildJob()]
+        let text = BenchTextRenderer.render(report)
+        #expect(text.contains("1 warm-up, -j 2\n"))
+        #expect(!text.contains("corpus") && !text.contains("SSIM") && !text.contains("thumbkit ÷"))
+        let html = BenchHTMLRenderer.render(report)
+        #expect(Self.structureProblems(html) == [])
+        #expect(html.contains("<h2>icons · demo catalog</h2>"))
+        #expect(html.contains("164 images written from 29 source pictures, 12.2 MP decoded per run"))
+        // One throughput chart, no quality chart or columns.
+        #expect(html.components(separatedBy: "<svg ").count - 1 == 1)
+        #expect(!html.contains("SSIM") && !html.contains("thumbkit ÷"))
+    }
+
     /// Problems with the markup's structure: every element closed in order (or written
     /// self-closing, `<rect/>`), one root, and every `&` starting a known entity. (FoundationXML's
     /// parser here accepts unclosed elements, so the check is done by hand.)

@@ -36,6 +36,24 @@ struct BenchReportTests {
             date: Date(timeIntervalSince1970: 1_769_817_600), environment: environment, settings: settings, jobs: [job])
     }
 
+    /// The `icons` job as a run reports it: ThumbKit alone, images counted as outputs.
+    static func catalogBuildJob() -> BenchReport.Job {
+        let ours = BenchReport.ToolResult(
+            tool: "thumbkit", role: .ours, imagesPerSecond: 328, megapixelsPerSecond: 24.3,
+            wallSeconds: .init(min: 0.45, median: 0.5, max: 0.6), cpuSeconds: 0.7, peakRSSBytes: 55 << 20)
+        return BenchReport.Job(
+            name: "icons", set: "demo", summary: "catalog build of the demo catalog (thumbs, rating strips, app icons)",
+            kind: .catalogBuild, images: 164, imagesAre: .outputs, sources: 29, megapixels: 12.154368,
+            outputFormat: "mixed", tools: [ours])
+    }
+
+    /// ``sample()`` with the catalog build after its resize job.
+    static func sampleWithCatalogBuild() -> BenchReport {
+        var report = sample()
+        report.jobs.append(catalogBuildJob())
+        return report
+    }
+
     private static func json(_ report: BenchReport) throws -> [String: Any] {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
@@ -44,7 +62,7 @@ struct BenchReportTests {
     }
 
     @Test func theJSONHasEveryKeyOfTheSchemaWithItsExactName() throws {
-        let object = try Self.json(Self.sample())
+        let object = try Self.json(Self.sampleWithCatalogBuild())
         #expect(Set(object.keys) == ["format", "date", "environment", "settings", "jobs"])
         #expect(object["format"] as? Int == BenchReport.currentFormat)
         #expect(object["date"] as? String == "2026-01-31T00:00:00Z")
@@ -62,11 +80,27 @@ struct BenchReportTests {
             #expect(settings[key] != nil, "settings.\(key)")
         }
 
-        let job = try #require((object["jobs"] as? [[String: Any]])?.first)
-        for key in ["name", "set", "summary", "images", "megapixels", "outputFormat", "tools"] {
-            #expect(job[key] != nil, "job.\(key)")
+        let jobs = try #require(object["jobs"] as? [[String: Any]])
+        let jobKeys: Set = [
+            "name", "set", "summary", "kind", "images", "imagesAre", "sources", "megapixels", "outputFormat", "tools",
+        ]
+        for job in jobs { #expect(Set(job.keys) == jobKeys, "keys of \(job["name"] ?? "?")") }
+        let job = jobs[0]
+        #expect(job["kind"] as? String == "resize" && job["imagesAre"] as? String == "inputs")
+        #expect(job["images"] as? Int == 40 && job["sources"] as? Int == 40)
+        // The catalog build: images are the files written, sources the pictures decoded, and
+        // its one tool has every key, with no quality and no ratio.
+        let icons = jobs[1]
+        #expect(icons["name"] as? String == "icons" && icons["set"] as? String == "demo")
+        #expect(icons["kind"] as? String == "catalogBuild" && icons["imagesAre"] as? String == "outputs")
+        #expect(icons["images"] as? Int == 164 && icons["sources"] as? Int == 29)
+        #expect(icons["megapixels"] as? Double == 12.154368 && icons["outputFormat"] as? String == "mixed")
+        let built = try #require((icons["tools"] as? [[String: Any]])?.first)
+        for key in ["ssim", "psnr", "ssimLinear", "psnrLinear", "speedRatio"] {
+            #expect(built[key] is NSNull, "icons thumbkit.\(key)")
         }
-        let results = try #require(job["tools"] as? [[String: Any]])
+        #expect(built["imagesPerSecond"] as? Double == 328 && built["scoredOutputs"] as? Int == 0)
+        let results = try #require(job["tools"] as? [[String: Any]]) + [built]
         let required = [
             "tool", "role", "imagesPerSecond", "megapixelsPerSecond", "wallSeconds", "cpuSeconds", "peakRSSBytes",
             "ssim", "psnr", "ssimLinear", "psnrLinear", "scoredOutputs", "identicalOutputs", "sizeMismatches",
@@ -99,10 +133,24 @@ struct BenchReportTests {
         encoder.dateEncodingStrategy = .iso8601
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let report = Self.sample()
+        let report = Self.sampleWithCatalogBuild()
         let decoded = try decoder.decode(BenchReport.self, from: try encoder.encode(report))
         #expect(decoded == report)
         #expect(decoded.jobs[0].tools[1].psnr?.mean == .infinity)
+    }
+
+    @Test func aJobWrittenBeforeKindImagesAreAndSourcesReadsAsAResizeOverItsInputs() throws {
+        let old =
+            #"{"name": "bug-thumb", "set": "png", "summary": "s", "images": 20, "megapixels": 123.6, "outputFormat": "jpeg", "tools": []}"#
+        let job = try JSONDecoder().decode(BenchReport.Job.self, from: Data(old.utf8))
+        #expect(job.kind == .resize && job.imagesAre == .inputs && job.sources == 20 && job.images == 20)
+    }
+
+    @Test func theHistoryKeepsTheCatalogBuildUnderItsJobLikeTheOthers() {
+        let results = Self.sampleWithCatalogBuild().historyResults
+        #expect(results.map(\.job) == ["bug-thumb/jpeg", "bug-thumb/jpeg", "bug-thumb/jpeg", "icons/demo"])
+        #expect(results.last?.tool == "thumbkit" && results.last?.imagesPerSecond == 328)
+        #expect(results.last?.ssim == nil)
     }
 
     @Test func theHistoryKeepsOneResultPerJobSetAndTool() {

@@ -39,34 +39,45 @@ public enum BenchHTMLRenderer {
         return html
     }
 
-    /// One job: heading, table, throughput chart, quality chart.
+    /// One job: heading, table, throughput chart, quality chart (a catalog build has no
+    /// quality columns or chart: nothing to score it against).
     static func section(_ job: BenchReport.Job) -> String {
-        var html = "<section>\n<h2>\(escape(job.name)) · \(escape(job.set)) set</h2>\n"
+        let scored = job.kind == .resize
+        var html = "<section>\n<h2>\(escape(job.name)) · \(escape(job.set)) \(scored ? "set" : "catalog")</h2>\n"
+        let megapixels = BenchTextRenderer.fixed(job.megapixels, 1)
         html +=
-            "<p>\(escape(job.summary)); \(job.images) images, \(BenchTextRenderer.fixed(job.megapixels, 1)) MP.</p>\n"
+            scored
+            ? "<p>\(escape(job.summary)); \(job.images) images, \(megapixels) MP.</p>\n"
+            : "<p>\(escape(job.summary)); \(job.images) images written from \(job.sources) source pictures, "
+                + "\(megapixels) MP decoded per run (a full build from a fresh copy of the catalog; "
+                + "images/s counts images written, MP/s source megapixels decoded). Not scored for quality.</p>\n"
         html += "<table>\n<thead><tr>"
-        for header in [
-            "tool", "images/s", "MP/s", "median wall s", "CPU s", "peak RSS", "SSIM mean", "SSIM worst", "PSNR mean",
-            "thumbkit ÷",
-        ] {
+        let scoreHeaders = ["SSIM mean", "SSIM worst", "PSNR mean", "thumbkit ÷"]
+        for header in ["tool", "images/s", "MP/s", "median wall s", "CPU s", "peak RSS"] + (scored ? scoreHeaders : [])
+        {
             html += "<th>\(escape(header))</th>"
         }
         html += "</tr></thead>\n<tbody>\n"
         for tool in job.tools {
-            let cells = [
+            var cells = [
                 BenchTextRenderer.fixed(tool.imagesPerSecond, 1), BenchTextRenderer.fixed(tool.megapixelsPerSecond, 1),
                 BenchTextRenderer.fixed(tool.wallSeconds.median, 2), BenchTextRenderer.fixed(tool.cpuSeconds, 2),
                 BenchTextRenderer.mebibytes(tool.peakRSSBytes),
-                tool.ssim.map { BenchTextRenderer.finite($0.mean, 4) } ?? "—",
-                tool.ssim.map { BenchTextRenderer.finite($0.min, 4) } ?? "—",
-                tool.psnr.map { BenchTextRenderer.finite($0.mean, 2) } ?? "—",
-                tool.speedRatio.map { BenchTextRenderer.fixed($0, 2) } ?? "—",
             ]
+            if scored {
+                cells += [
+                    tool.ssim.map { BenchTextRenderer.finite($0.mean, 4) } ?? "—",
+                    tool.ssim.map { BenchTextRenderer.finite($0.min, 4) } ?? "—",
+                    tool.psnr.map { BenchTextRenderer.finite($0.mean, 2) } ?? "—",
+                    tool.speedRatio.map { BenchTextRenderer.fixed($0, 2) } ?? "—",
+                ]
+            }
             html += "<tr><td>\(escape(tool.tool))</td>" + cells.map { "<td>\(escape($0))</td>" }.joined() + "</tr>\n"
         }
         html += "</tbody>\n</table>\n"
         let speed = job.tools.map { ($0.tool, $0.role, $0.imagesPerSecond) }
         html += chart(title: "Throughput, images/s (longer is better)", bars: speed, digits: 1)
+        guard scored else { return html + "</section>\n" }
         let quality = job.tools.compactMap { tool in tool.ssim.map { (tool.tool, tool.role, $0.mean) } }
         if let worst = quality.map(\.2).filter(\.isFinite).min() {
             // SSIM figures sit close together near 1: start the bars a little below the worst

@@ -90,34 +90,82 @@ public struct BenchReport: Sendable, Hashable, Codable {
         }
     }
 
-    /// One job on one set.
+    /// What a job measures.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Every tool resizes every picture of a corpus set (scored for quality).
+        case resize
+        /// ThumbKit builds the demo catalog (`icons`; not scored, no peers).
+        case catalogBuild
+    }
+
+    /// What a job's ``Job/images`` counts, and so what images/s means.
+    public enum ImageCount: String, Sendable, Hashable, Codable {
+        /// The input pictures (one output each): the resize jobs.
+        case inputs
+        /// The image files written: the catalog build, which makes many outputs per picture.
+        case outputs
+    }
+
+    /// One job on one set (or, for the catalog build, on the demo catalog).
     public struct Job: Sendable, Hashable, Codable {
         /// The job's name (`bug-thumb`).
         public var name: String
-        /// The set (`jpeg`, `png`).
+        /// The set (`jpeg`, `png`), or `demo` for the catalog build.
         public var set: String
         /// What the job makes.
         public var summary: String
-        /// Input pictures.
+        /// Resize or catalog build.
+        public var kind: Kind
+        /// Per run: the input pictures (resize) or the image files written (catalog build), as
+        /// ``imagesAre`` says; images/s divides this by the median wall time.
         public var images: Int
-        /// Their stored megapixels, summed.
+        /// Whether ``images`` counts inputs or outputs.
+        public var imagesAre: ImageCount
+        /// Source pictures decoded per run (for a resize job, the same as ``images``).
+        public var sources: Int
+        /// The stored megapixels of the source pictures, once per decode, summed: what MP/s
+        /// divides by the median wall time.
         public var megapixels: Double
-        /// `jpeg` or `png`.
+        /// `jpeg` or `png`; `mixed` for the catalog build (JPEG thumbnails, PNG strips and icons).
         public var outputFormat: String
         /// ThumbKit first, then peers, then floors.
         public var tools: [ToolResult]
 
         public init(
-            name: String, set: String, summary: String, images: Int, megapixels: Double, outputFormat: String,
+            name: String, set: String, summary: String, kind: Kind = .resize, images: Int,
+            imagesAre: ImageCount = .inputs, sources: Int? = nil, megapixels: Double, outputFormat: String,
             tools: [ToolResult]
         ) {
             self.name = name
             self.set = set
             self.summary = summary
+            self.kind = kind
             self.images = images
+            self.imagesAre = imagesAre
+            self.sources = sources ?? images
             self.megapixels = megapixels
             self.outputFormat = outputFormat
             self.tools = tools
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, set, summary, kind, images, imagesAre, sources, megapixels, outputFormat, tools
+        }
+
+        /// Reads a job; a file written before `kind`, `imagesAre` and `sources` existed reads
+        /// as a resize job over its input pictures.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            set = try c.decode(String.self, forKey: .set)
+            summary = try c.decode(String.self, forKey: .summary)
+            kind = try c.decodeIfPresent(Kind.self, forKey: .kind) ?? .resize
+            images = try c.decode(Int.self, forKey: .images)
+            imagesAre = try c.decodeIfPresent(ImageCount.self, forKey: .imagesAre) ?? .inputs
+            sources = try c.decodeIfPresent(Int.self, forKey: .sources) ?? images
+            megapixels = try c.decode(Double.self, forKey: .megapixels)
+            outputFormat = try c.decode(String.self, forKey: .outputFormat)
+            tools = try c.decode([ToolResult].self, forKey: .tools)
         }
 
         /// `bug-thumb/jpeg`: the job column of the history.

@@ -14,9 +14,12 @@ public enum BenchTextRenderer {
         lines.append(
             "thumbkit bench \(env.thumbkitVersion) · commit \(env.gitCommit.prefix(12)) · \(env.cpuModel), \(env.cores) cores"
         )
+        // A catalog build runs on the demo catalog: the corpus and the quality notes are about
+        // the resize jobs only.
+        let resizes = report.jobs.contains { $0.kind == .resize }
         lines.append(
             "\(settings.runs) timed run\(settings.runs == 1 ? "" : "s") per tool after \(settings.warmupRuns) warm-up, "
-                + "-j \(settings.parallelJobs), corpus \(settings.corpus)")
+                + "-j \(settings.parallelJobs)\(resizes ? ", corpus \(settings.corpus)" : "")")
         for job in report.jobs {
             lines.append("")
             lines += render(job, linear: settings.linearLight)
@@ -26,6 +29,7 @@ public enum BenchTextRenderer {
             lines.append("Tools:")
             for peer in env.tools { lines.append("  \(pad(peer.tool.rawValue, 18)) \(peer.version)") }
         }
+        guard resizes else { return lines.joined(separator: "\n") + "\n" }
         lines.append("")
         lines.append(
             "thumbkit ÷ = thumbkit's images/s divided by the tool's (above 1: thumbkit is faster; "
@@ -41,24 +45,30 @@ public enum BenchTextRenderer {
         "thumbkit ÷",
     ]
 
+    /// The columns of a catalog build: no quality (nothing to score against) and no ratio (no
+    /// peers).
+    static let catalogBuildHeaders = Array(headers.prefix(6))
+
     /// One job's block: heading, table and notes.
     static func render(_ job: BenchReport.Job, linear: Bool) -> [String] {
-        var rows: [[String]] = [headers + (linear ? ["lin SSIM mean/min"] : [])]
+        let scored = job.kind == .resize
+        var rows: [[String]] = [scored ? headers + (linear ? ["lin SSIM mean/min"] : []) : catalogBuildHeaders]
         for tool in job.tools {
             var row = [
                 tool.tool, fixed(tool.imagesPerSecond, 1), fixed(tool.megapixelsPerSecond, 1),
                 "\(fixed(tool.wallSeconds.min, 2)) / \(fixed(tool.wallSeconds.median, 2)) / \(fixed(tool.wallSeconds.max, 2))",
                 fixed(tool.cpuSeconds, 2), mebibytes(tool.peakRSSBytes),
-                pair(tool.ssim, digits: 4), pair(tool.psnr, digits: 2),
-                tool.speedRatio.map { fixed($0, 2) } ?? "—",
             ]
-            if linear { row.append(pair(tool.ssimLinear, digits: 4)) }
+            if scored {
+                row += [
+                    pair(tool.ssim, digits: 4), pair(tool.psnr, digits: 2), tool.speedRatio.map { fixed($0, 2) } ?? "—",
+                ]
+                if linear { row.append(pair(tool.ssimLinear, digits: 4)) }
+            }
             rows.append(row)
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        var lines = [
-            "\(job.name) · \(job.set) set · \(job.summary) · \(job.images) images, \(fixed(job.megapixels, 1)) MP"
-        ]
+        var lines = [heading(job)]
         for (index, row) in rows.enumerated() {
             let cells = row.enumerated().map { column, cell in
                 column == 0 ? pad(cell, widths[column]) : padLeft(cell, widths[column])
@@ -70,6 +80,18 @@ public enum BenchTextRenderer {
         }
         lines += notes(job)
         return lines
+    }
+
+    /// `bug-thumb · jpeg set · … · 40 images, 281.5 MP`; a catalog build says what it counts.
+    static func heading(_ job: BenchReport.Job) -> String {
+        switch job.kind {
+        case .resize:
+            return
+                "\(job.name) · \(job.set) set · \(job.summary) · \(job.images) images, \(fixed(job.megapixels, 1)) MP"
+        case .catalogBuild:
+            return "\(job.name) · \(job.set) catalog · \(job.summary) · \(job.images) images written from "
+                + "\(job.sources) source pictures, \(fixed(job.megapixels, 1)) MP decoded"
+        }
     }
 
     /// Size mismatches, missing outputs and failures, then how ThumbKit compares.
@@ -91,6 +113,11 @@ public enum BenchTextRenderer {
             }
             if !parts.isEmpty { lines.append("  note: \(tool.tool): \(parts.joined(separator: ", "))") }
             for failure in tool.failures.prefix(3) { lines.append("  failed: \(tool.tool): \(failure)") }
+        }
+        if job.kind == .catalogBuild {
+            lines.append(
+                "  img/s: images written per second; MP/s: source megapixels decoded per second. "
+                    + "Each run is a full build from a fresh copy of the catalog; not scored for quality.")
         }
         guard let ours = job.thumbkit else { return lines }
         var summary: [String] = []
