@@ -43,6 +43,7 @@ struct BenchCommandTests {
                 linear: true,
                 json: "r.json", html: "r.html", catalog: "h.sqlite", note: "after fix", save: false)
         ),
+        (["bench", "--job", "icons", "--runs", "1"], settings(jobs: [.icons], runs: 1)),
         (["bench", "history"], .history(catalog: "thumbkit.sqlite")),
         (["bench", "history", "--catalog", "h.sqlite"], .history(catalog: "h.sqlite")),
         (["bench", "show", "7"], .show(runID: 7, catalog: "thumbkit.sqlite")),
@@ -58,12 +59,8 @@ struct BenchCommandTests {
 
     @Test(arguments: [
         (
-            ["bench", "--job", "icons"],
-            UsageError.invalidValue(option: "--job", value: "icons", reason: BenchJob.icons.unavailableReason!)
-        ),
-        (
             ["bench", "--job", "nope"],
-            .invalidValue(
+            UsageError.invalidValue(
                 option: "--job", value: "nope", reason: "expected one of bug-thumb, fit-256, sharp-jpeg, icons")
         ),
         (

@@ -208,18 +208,32 @@ struct BenchJobTests {
         #expect(split.flatMap { $0 } == Array(0..<count))
     }
 
-    @Test func theIconsJobIsListedButNotEnabledUntilTheCatalogBuildExists() throws {
+    @Test func theIconsJobIsAThumbKitOnlyCatalogBuildOfItsOwnRunFolder() throws {
         let icons = try #require(BenchJob.named("icons"))
-        #expect(!icons.isEnabled)
-        #expect(!BenchJob.enabled.contains(icons))
-        #expect(BenchJob.enabled.map(\.name) == ["bug-thumb", "fit-256", "sharp-jpeg"])
-        #expect(icons.template(for: .vipsthumbnail, set: .jpeg) == nil)
+        #expect(icons.isEnabled && icons.isCatalogBuild && icons.sets.isEmpty)
+        #expect(BenchJob.enabled.map(\.name) == ["bug-thumb", "fit-256", "sharp-jpeg", "icons"])
+        #expect(icons.resize == nil)
+        // It runs on no corpus set, and no peer or floor builds a catalog.
+        for set in BenchImageSet.allCases {
+            #expect(icons.template(for: .thumbkit, set: set) == nil)
+            #expect(
+                icons.workload(
+                    for: .thumbkit, set: set, corpus: Self.corpus, output: "/o", parallel: 2, programs: Self.programs)
+                    == nil)
+        }
+        for tool in BenchTool.allCases where tool != .thumbkit {
+            #expect(icons.catalogTemplate(for: tool) == nil, "\(tool)")
+        }
+        #expect(BenchJob.bugThumb.catalogTemplate(for: .thumbkit) == nil)
         let ours = try #require(
-            icons.workload(
-                for: .thumbkit, set: .jpeg, corpus: Self.corpus, output: "/o", parallel: 2, programs: Self.programs))
+            icons.catalogWorkload(for: .thumbkit, output: "/w/run-1", parallel: 2, programs: Self.programs))
+        #expect(ours.lanes == 1)
         #expect(
-            ours.invocations[0].arguments == [
-                "/bin/thumbkit", "build", "--catalog", "/c/catalog/thumbkit.sqlite", "--out", "/o", "-j", "2",
+            ours.invocations.map(\.arguments) == [
+                [
+                    "/bin/thumbkit", "build", "--catalog", "/w/run-1/catalog.sqlite", "--out", "/w/run-1/build", "-j",
+                    "2", "--json",
+                ]
             ])
     }
 

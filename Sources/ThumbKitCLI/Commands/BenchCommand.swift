@@ -23,7 +23,11 @@ enum BenchCommand: Command {
             (with and without its JPEG size hint), GraphicsMagick and Pillow when found \
             (scripts/install-peers installs them), and the table shows thumbkit's speed divided by \
             theirs. With --limit it also times decoding alone (djpeg and thumbkit's own decode) at \
-            the scale thumbkit picks. Each run is saved in the catalog.
+            the scale thumbkit picks. The icons job is thumbkit alone: each run is a full \
+            'thumbkit build' of the demo catalog (prepared once, untimed, in a private database \
+            copied fresh for every run; no corpus needed); its images are the image files written \
+            and its MP the source pictures decoded, and it is not scored. Each run is saved in the \
+            catalog.
 
             Actions:
               thumbkit bench [options]         run the benchmark

@@ -51,7 +51,11 @@ enum BenchRunCommand {
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws -> ExitCode {
-        let corpus = try BenchCorpus.load(root: settings.corpus)
+        // A catalog build runs on the demo catalog it prepares itself: a run of catalog builds
+        // alone needs no corpus.
+        let corpus =
+            settings.jobs.allSatisfy(\.isCatalogBuild)
+            ? BenchCorpus(root: settings.corpus, sets: [:]) : try BenchCorpus.load(root: settings.corpus)
         let executable = BenchPrograms.currentExecutable()
         let programs = BenchPrograms(
             thumbkit: executable,
@@ -77,6 +81,8 @@ enum BenchRunCommand {
         let progress = context.progress
         let report = session.run(environment: environment) { step in
             switch step {
+            case .preparing(let key):
+                progress.update("preparing \(key)")
             case .timing(let done, let total, let key, let tool):
                 progress.update("[\(done + 1)/\(total)] timing \(tool) on \(key)")
             case .scoring(let done, let total, let set):

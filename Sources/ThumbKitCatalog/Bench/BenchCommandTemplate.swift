@@ -1,7 +1,8 @@
 import Foundation
 
 /// A tool's command line for one job, with placeholders, and how the files are spread over
-/// processes. ``expand(files:output:parallel:programs:scale:)`` turns it into a ``BenchWorkload``.
+/// processes. ``expand(files:output:parallel:programs:scale:)`` turns it into a ``BenchWorkload``
+/// (``expand(output:parallel:programs:)`` for a template that takes no files: the catalog build).
 ///
 /// Placeholders (`{files}` and `{names}` as whole words, the others anywhere in a word):
 /// - `{thumbkit}`, `{python}`, `{pillow}`: the programs from ``BenchPrograms``;
@@ -59,6 +60,21 @@ public struct BenchCommandTemplate: Sendable, Hashable {
         return BenchWorkload(invocations: invocations, lanes: distribution == .single ? 1 : parallel)
     }
 
+    /// The one process of a template that takes no input files (the catalog build), writing
+    /// into `output`.
+    public func expand(output: String, parallel: Int, programs: BenchPrograms) -> BenchWorkload {
+        precondition(distribution == .single && !inSetFolder, "A template without files runs as one process.")
+        precondition(
+            !arguments.contains {
+                ["{files}", "{names}"].contains($0) || $0.contains("{file}") || $0.contains("{scale}")
+            },
+            "A template without files cannot name them.")
+        precondition(parallel >= 1, "Parallelism must be at least 1.")
+        return BenchWorkload(invocations: [
+            BenchInvocation(words(for: [], output: output, parallel: parallel, programs: programs, scale: { _ in 8 }))
+        ])
+    }
+
     /// `files` cut into at most `parts` contiguous, nearly equal parts (none empty).
     static func split<T>(_ files: [T], into parts: Int) -> [[T]] {
         let count = min(parts, files.count)
@@ -73,11 +89,14 @@ public struct BenchCommandTemplate: Sendable, Hashable {
         for group: [BenchCorpus.File], output: String, parallel: Int, programs: BenchPrograms,
         scale: (BenchCorpus.File) -> Int
     ) -> [String] {
-        let values = [
+        var values = [
             "{out}": output, "{jobs}": String(parallel), "{thumbkit}": programs.thumbkit, "{python}": programs.python,
-            "{pillow}": programs.pillowScript ?? BenchPrograms.pillowScriptPath, "{file}": group[0].path,
-            "{scale}": String(scale(group[0])),
+            "{pillow}": programs.pillowScript ?? BenchPrograms.pillowScriptPath,
         ]
+        if let first = group.first {
+            values["{file}"] = first.path
+            values["{scale}"] = String(scale(first))
+        }
         var result: [String] = []
         for word in arguments {
             switch word {

@@ -11,11 +11,14 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingCatalog(path: String)
     /// A report or chart file could not be written.
     case write(path: String, reason: String)
+    /// The demo catalog the `icons` job builds could not be prepared, or a run's copy made.
+    case demoCatalog(path: String, reason: String)
 
     /// What the error is about: a path, a tool or `run N`.
     public var subject: String {
         switch self {
-        case .corpus(let path, _), .write(let path, _), .missingCatalog(let path): return path
+        case .corpus(let path, _), .write(let path, _), .missingCatalog(let path), .demoCatalog(let path, _):
+            return path
         case .tool(let name, _): return name
         case .noSuchRun(let id): return "run \(id)"
         }
@@ -24,7 +27,8 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The reason, lower-case, without a final period.
     public var reason: String {
         switch self {
-        case .corpus(_, let reason), .tool(_, let reason), .write(_, let reason): return reason
+        case .corpus(_, let reason), .tool(_, let reason), .write(_, let reason), .demoCatalog(_, let reason):
+            return reason
         case .noSuchRun: return "no such benchmark run (see 'thumbkit bench history')"
         case .missingCatalog: return "no such catalog (a 'thumbkit bench' run creates it)"
         }

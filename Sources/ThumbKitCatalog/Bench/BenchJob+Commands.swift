@@ -1,9 +1,9 @@
 import Foundation
 
 extension BenchJob {
-    /// The command line of `tool` for this job on `set`, or nil when the tool does not run it
-    /// (floors and peers of a catalog build, `djpeg` on PNG, the size hint on PNG where it
-    /// changes nothing).
+    /// The command line of `tool` for this resize job on `set`, or nil when the tool does not
+    /// run it (a catalog build, which runs on no set: see ``catalogTemplate(for:)``; `djpeg` on
+    /// PNG; the size hint on PNG where it changes nothing).
     ///
     /// These are the command lines verified against each tool's documentation and output:
     /// every tool gets the same box, quality and output format, in its natural batch mode on
@@ -12,15 +12,7 @@ extension BenchJob {
     /// workers. GraphicsMagick runs inside the set folder with bare names, because its
     /// `-output-directory` appends the input path.
     public func template(for tool: BenchTool, set: BenchImageSet) -> BenchCommandTemplate? {
-        guard sets.contains(set) else { return nil }
-        guard case .resize(let box) = kind else {
-            // The catalog build: ThumbKit only (hook for the integrator, see `icons`).
-            guard tool == .thumbkit else { return nil }
-            return BenchCommandTemplate([
-                "{thumbkit}", "build", "--catalog", "{corpus}/catalog/thumbkit.sqlite", "--out", "{out}",
-                "-j", "{jobs}",
-            ])
-        }
+        guard sets.contains(set), case .resize(let box) = kind else { return nil }
         let jpegOut = outputFormat(for: set) == .jpeg
         let ext = jpegOut ? "jpg" : "png"
         let q = String(quality)
@@ -70,16 +62,32 @@ extension BenchJob {
     ) -> BenchWorkload? {
         let files = corpus.files(set)
         guard !files.isEmpty, let template = template(for: tool, set: set) else { return nil }
-        let workload = template.expand(
+        return template.expand(
             files: files, output: output, parallel: parallel, programs: programs,
             scale: { scaleNumerator(for: $0) })
-        guard case .catalogBuild = kind else { return workload }
-        let invocations = workload.invocations.map { invocation in
-            BenchInvocation(
-                invocation.arguments.map { $0.replacingOccurrences(of: "{corpus}", with: corpus.root) },
-                workingDirectory: invocation.workingDirectory)
-        }
-        return BenchWorkload(invocations: invocations, lanes: workload.lanes)
+    }
+
+    /// The command line of `tool` for this catalog build, or nil when the tool does not run it
+    /// (every tool but ThumbKit, and every resize job).
+    ///
+    /// One `thumbkit build` of the run's own copy of the prepared demo catalog
+    /// (`{out}/catalog.sqlite`, put there untimed by ``BenchDemoCatalog/copyDatabase(into:)``)
+    /// into the empty `{out}/build`, on `{jobs}` threads, with `--json` so the run's log holds
+    /// the build's summary (``BenchDemoCatalog/verify(log:)`` checks it was a full build).
+    public func catalogTemplate(for tool: BenchTool) -> BenchCommandTemplate? {
+        guard isCatalogBuild, tool == .thumbkit else { return nil }
+        return BenchCommandTemplate([
+            "{thumbkit}", "build", "--catalog", "{out}/\(BenchDemoCatalog.databaseName)", "--out",
+            "{out}/\(BenchDemoCatalog.outputFolderName)", "-j", "{jobs}", "--json",
+        ])
+    }
+
+    /// The processes of one run of this catalog build by `tool`, in the run folder `output`;
+    /// nil when the tool does not run it.
+    public func catalogWorkload(for tool: BenchTool, output: String, parallel: Int, programs: BenchPrograms)
+        -> BenchWorkload?
+    {
+        catalogTemplate(for: tool)?.expand(output: output, parallel: parallel, programs: programs)
     }
 }
 

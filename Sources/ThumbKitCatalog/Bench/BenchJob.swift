@@ -5,7 +5,8 @@ import ThumbKit
 /// The table (``all``): `bug-thumb` (fill-crop 88×88, a 44 pt thumbnail @2x, JPEG q85),
 /// `fit-256` (fit inside 256×256, JPEG q85, PNG out for the PNG set), `sharp-jpeg` (the
 /// workload of sharp's published performance page: 720 px wide, Lanczos3, JPEG q80; JPEG set
-/// only) and `icons` (the catalog build of the demo catalog; not enabled yet).
+/// only) and `icons` (the catalog build of the demo catalog, ThumbKit only: see
+/// ``BenchDemoCatalog``).
 public struct BenchJob: Sendable, Hashable {
     /// The box every tool is given.
     public enum Box: Sendable, Hashable {
@@ -29,7 +30,8 @@ public struct BenchJob: Sendable, Hashable {
     public let name: String
     /// One line for help and reports.
     public let summary: String
-    /// The sets it runs on, in order.
+    /// The corpus sets it runs on, in order (none for a catalog build, which builds the demo
+    /// catalog instead).
     public let sets: [BenchImageSet]
     /// Resize or catalog build.
     public let kind: Kind
@@ -44,7 +46,7 @@ public struct BenchJob: Sendable, Hashable {
         name: String, summary: String, sets: [BenchImageSet], kind: Kind, quality: Int, keepsPNG: Bool = false,
         unavailableReason: String? = nil
     ) {
-        precondition(!sets.isEmpty, "A job runs on at least one set.")
+        if case .resize = kind { precondition(!sets.isEmpty, "A resize job runs on at least one set.") }
         self.name = name
         self.summary = summary
         self.sets = sets
@@ -56,6 +58,15 @@ public struct BenchJob: Sendable, Hashable {
 
     /// Whether the job can run in this build.
     public var isEnabled: Bool { unavailableReason == nil }
+
+    /// Whether the job builds the demo catalog rather than resizing a corpus set.
+    public var isCatalogBuild: Bool {
+        if case .catalogBuild = kind { return true }
+        return false
+    }
+
+    /// What a catalog build runs on, in place of a set: `icons/demo` in reports and the history.
+    public static let demoSetName = "demo"
 
     /// The format written for inputs of `set`.
     public func outputFormat(for set: BenchImageSet) -> ImageFormat {
@@ -103,15 +114,13 @@ public struct BenchJob: Sendable, Hashable {
         name: "sharp-jpeg", summary: "720 px wide fit, Lanczos3, JPEG q80", sets: [.jpeg],
         kind: .resize(.fitWidth(720)), quality: 80)
 
-    /// The catalog build of the demo catalog (thumbs, rating strips, app icons).
-    ///
-    /// Hook for the integrator: once `thumbkit build` exists, set `unavailableReason` to nil
-    /// and check the command line in ``template(for:set:)`` (it builds the catalog at
-    /// `CORPUS/catalog/thumbkit.sqlite` into the run's output folder).
+    /// The catalog build of the demo catalog (thumbs, rating strips, app icons): a full
+    /// `thumbkit build` per run, from an untouched copy of the prepared demo catalog
+    /// (``BenchDemoCatalog``), with the built-in recipes. ThumbKit only: no peer builds a
+    /// catalog, and there is no reference to score its outputs against. It needs no corpus.
     public static let icons = BenchJob(
         name: "icons", summary: "catalog build of the demo catalog (thumbs, rating strips, app icons)",
-        sets: [.jpeg], kind: .catalogBuild, quality: 85,
-        unavailableReason: "needs the catalog build ('thumbkit build'), which this build does not have yet")
+        sets: [], kind: .catalogBuild, quality: 85)
 
     /// Every job, in table order.
     public static let all: [BenchJob] = [bugThumb, fit256, sharpJPEG, icons]
