@@ -42,6 +42,26 @@ int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t d
 int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                   int compression_level, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
 
+// MARK: - PNG, row by row (png_rows.c)
+
+/// A non-interlaced PNG being decoded one row at a time.
+typedef struct tk_png_rows tk_png_rows;
+
+/// Reads the header and sets up exactly the transforms tk_png_decode_rgba8 gets from the
+/// simplified API, so the rows are the same RGBA8 bytes. Returns NULL with `err` on failure
+/// (interlaced files included: decode those whole). `warn` receives a header warning, which is
+/// fatal with `fail_on_warning`. Every non-NULL result must be passed to tk_png_rows_finish.
+tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_warning, uint32_t *width,
+                               uint32_t *height, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
+/// Decodes the next row, top-down, into `dst` (exactly width*4 bytes). After a failure no
+/// further row can be read.
+int tk_png_rows_next(tk_png_rows *rows, uint8_t *dst, size_t dst_size, char err[TK_ERR_LEN]);
+
+/// Frees the decoder. `warn` receives the first libpng warning (empty if none). Fails when
+/// rows were left unread or, with `fail_on_warning`, when there was a warning.
+int tk_png_rows_finish(tk_png_rows *rows, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
 // MARK: - JPEG
 
 typedef struct {

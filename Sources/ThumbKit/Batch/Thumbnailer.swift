@@ -41,6 +41,11 @@ public enum Thumbnailer {
                 originalWidth: header.width, originalHeight: header.height,
                 orientation: orientation, margin: shrinkOnLoadMargin)
         }.max()!
+        if header.format == .png && !header.isProgressive {
+            return try renderStreaming(
+                data, path: path, header: header, variants: variants, decode: decode, orientation: orientation,
+                threads: threads)
+        }
         let decoded = try ImageDecoders.decode(data, path: path, options: decode, minimumScale: minimumScale)
         let images = variants.map {
             ImageProcessors.Resize($0).process(
@@ -50,5 +55,26 @@ public enum Thumbnailer {
         return Rendered(
             header: decoded.header, images: images, warnings: decoded.warnings,
             scaleNumerator: decoded.scaleNumerator)
+    }
+
+    /// `render` for a non-interlaced PNG: rows go from libpng straight into every variant's
+    /// resampler, so memory stays a few rows plus the small intermediates instead of the whole
+    /// decoded image; the output is bit-identical to resampling the whole buffer.
+    private static func renderStreaming(
+        _ data: [UInt8], path: String, header: ImageHeader, variants: [ResizeOptions], decode: DecodeOptions,
+        orientation: ExifOrientation, threads: Int
+    ) throws(DecodeError) -> Rendered {
+        try ImageDecoders.checkFileSize(data, path: path, limits: decode.limits)
+        let sinks = variants.map {
+            Resampler.RowSink(
+                plan: ImageProcessors.Resize($0).resamplePlan(
+                    sourceWidth: header.width, sourceHeight: header.height, originalWidth: header.width,
+                    originalHeight: header.height, loadScale: 1, orientation: orientation, threads: threads))
+        }
+        let warnings = try ImageDecoders.PNG.decodeRows(data, path: path, header: header, options: decode) { row in
+            for sink in sinks { sink.consume(row) }
+        }
+        let images = zip(variants, sinks).map { ImageProcessors.Resize($0).finish($1.finish(), orientation: orientation) }
+        return Rendered(header: header, images: images, warnings: warnings, scaleNumerator: 8)
     }
 }

@@ -40,6 +40,15 @@ extension ImageDecoders {
             let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
             let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
             let count = width * height * 4
+            // Progressive at 1/8: decode only the scans that reach the output (see
+            // ImageDecoders+ProgressiveDC.swift); smoothing off on both paths so they agree.
+            let progressiveAtOneEighth = scaleNumerator == 1 && header.isProgressive
+            if progressiveAtOneEighth, !options.failOnWarning, var pixels = decodeProgressiveAtOneEighth(data)?.pixels {
+                if info.isCMYK { CMYKConversion.convertToRGBA(&pixels, inverted: info.isAdobe) }
+                return DecodedImage(
+                    buffer: PixelBuffer(width: width, height: height, pixels: pixels),
+                    header: header, scaleNumerator: scaleNumerator, warnings: [])
+            }
             var err = CodecMessage.buffer()
             var warn = CodecMessage.buffer()
             var warningCount: Int32 = 0
@@ -49,7 +58,8 @@ extension ImageDecoders {
                 var outHeight: UInt32 = 0
                 rc = data.withUnsafeBufferPointer { src in
                     tk_jpeg_decode(
-                        src.baseAddress, src.count, Int32(scaleNumerator), 1, options.failOnWarning ? 1 : 0,
+                        src.baseAddress, src.count, Int32(scaleNumerator), progressiveAtOneEighth ? 0 : 1,
+                        options.failOnWarning ? 1 : 0,
                         dst.baseAddress, count, &outWidth, &outHeight, &warningCount, &warn, &err)
                 }
                 // On failure the array is thrown away; claim nothing so no garbage is exposed.

@@ -22,11 +22,7 @@ public enum ImageDecoders {
         _ data: [UInt8], path: String, options: DecodeOptions = DecodeOptions(), minimumScale: Double = 1
     ) throws(DecodeError) -> DecodedImage {
         let format = try format(of: data, path: path)
-        if data.count > options.limits.maxFileBytes {
-            throw .overLimit(
-                path: path,
-                reason: "\(data.count) bytes exceeds the file size limit of \(options.limits.maxFileBytes) bytes")
-        }
+        try checkFileSize(data, path: path, limits: options.limits)
         switch format {
         case .png:
             return try PNG.decode(data, path: path, options: options)
@@ -61,6 +57,14 @@ public enum ImageDecoders {
     public static func scaledLength(_ length: Int, numerator: Int) -> Int {
         precondition((1...8).contains(numerator), "Scale numerator must be 1...8.")
         return (length * numerator + 7) / 8
+    }
+
+    /// Throws `.overLimit` when `data` is larger than `limits.maxFileBytes`.
+    static func checkFileSize(_ data: [UInt8], path: String, limits: ImageLimits) throws(DecodeError) {
+        if data.count > limits.maxFileBytes {
+            throw .overLimit(
+                path: path, reason: "\(data.count) bytes exceeds the file size limit of \(limits.maxFileBytes) bytes")
+        }
     }
 
     /// Sniffs the format or throws `.empty` / `.notAnImage`.

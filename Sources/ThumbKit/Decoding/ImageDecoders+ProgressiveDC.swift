@@ -1,0 +1,105 @@
+import CThumbKit
+
+extension ImageDecoders.JPEG {
+    /// How the progressive fast path produced an image.
+    enum ProgressiveRoute: Equatable {
+        /// DC scans decoded here and re-coded as a small sequential JPEG (no coefficient buffer).
+        case transcoded
+        /// libjpeg decoded a copy of the file without the scans the output cannot use.
+        case filtered
+    }
+
+    /// A progressive JPEG decoded at DCT scale 1/8 from only the scans that reach the output,
+    /// pixel-identical to libjpeg's decode of the whole file at 1/8 with block smoothing off;
+    /// nil when the file is not plainly well-formed (the caller then decodes it as usual).
+    ///
+    /// At 1/8 libjpeg gives each component an IDCT of 1×1, 2×2 or 4×4 (it scales a subsampled
+    /// component's IDCT up rather than upsample it: `jpeg_calc_output_dimensions`). A 1×1 IDCT
+    /// reads only the DC coefficient, so when every component has one (4:4:4, 4:2:2, 4:4:0 and
+    /// gray files) the DC scans are all that matter: they are decoded here and re-coded as a
+    /// sequential JPEG that libjpeg decodes in one pass with almost no memory (`.transcoded`).
+    /// Otherwise (4:2:0: the chroma IDCT is 2×2 and reads AC coefficients) libjpeg gets the file
+    /// minus the AC scans of the 1×1 components (`.filtered`), which still saves most of the
+    /// entropy decoding but not libjpeg's whole-image coefficient buffer.
+    ///
+    /// Block smoothing stays off: it invents AC (and, in libjpeg-turbo 2.1, DC) values for
+    /// coefficients a scan has not sent yet, which would make a stream without AC scans differ
+    /// from the whole file. For a complete file it changes nothing (every coefficient is final),
+    /// so the normal 1/8 decode of progressive files turns it off too and both paths agree.
+    ///
+    /// Any libjpeg warning on the reduced stream also means nil: the whole file is then decoded
+    /// normally and reports its warnings as usual.
+    static func decodeProgressiveAtOneEighth(_ data: [UInt8]) -> (pixels: [UInt8], route: ProgressiveRoute)? {
+        guard let layout = JPEGScanLayout(data), layout.frame.marker == 0xC2 else { return nil }
+        let frame = layout.frame
+        let sizes = frame.components.map { idctSizeAtOneEighth($0, frame: frame) }
+        if sizes.allSatisfy({ $0 == 1 }) {
+            guard let dc = JPEGProgressiveDC.decode(layout),
+                  let stream = JPEGDCTranscoder.transcode(dc, layout: layout),
+                  let pixels = libjpegDecode(stream, width: frame.width, height: frame.height, scaleNumerator: 1,
+                                             blockSmoothing: false, failOnWarning: true)
+            else { return nil }
+            return (pixels, .transcoded)
+        }
+        let stream = filteredStream(layout, keep: { scan in
+            scan.ss == 0 || scan.components.contains { sizes[$0] > 1 }
+        })
+        guard let pixels = libjpegDecode(stream, width: frame.width, height: frame.height, scaleNumerator: 1,
+                                         blockSmoothing: false, failOnWarning: true)
+        else { return nil }
+        return (pixels, .filtered)
+    }
+
+    /// The IDCT size libjpeg gives `component` at scale 1/8 (jdmaster.c): 1, doubled while the
+    /// component's subsampling on both axes leaves room for it.
+    static func idctSizeAtOneEighth(_ component: JPEGScanLayout.Component, frame: JPEGScanLayout.Frame) -> Int {
+        var size = 1
+        while size < 8, frame.maxH % (component.h * size * 2) == 0, frame.maxV % (component.v * size * 2) == 0 {
+            size *= 2
+        }
+        return size
+    }
+
+    /// The file with only the scans `keep` accepts: every segment (tables, restart interval,
+    /// markers) stays in place, so each kept scan sees the tables it saw in the file.
+    static func filteredStream(_ layout: JPEGScanLayout, keep: (JPEGScanLayout.Scan) -> Bool) -> [UInt8] {
+        var out: [UInt8] = [0xFF, 0xD8]
+        for part in layout.parts {
+            switch part {
+            case .segment(_, let range), .frame(let range):
+                out += layout.bytes[range]
+            case .scan(let scan) where keep(scan):
+                out += layout.bytes[scan.header]
+                out += layout.bytes[scan.data]
+            case .scan:
+                continue
+            }
+        }
+        out += [0xFF, 0xD9]
+        return out
+    }
+
+    /// libjpeg's decode of `data` at `scaleNumerator`/8 into RGBA (CMYK files: raw CMYK), or nil
+    /// on failure or, with `failOnWarning`, on any warning. `width`/`height` are the full size.
+    static func libjpegDecode(
+        _ data: [UInt8], width: Int, height: Int, scaleNumerator: Int, blockSmoothing: Bool, failOnWarning: Bool
+    ) -> [UInt8]? {
+        let count = ImageDecoders.scaledLength(width, numerator: scaleNumerator)
+            * ImageDecoders.scaledLength(height, numerator: scaleNumerator) * 4
+        var err = CodecMessage.buffer()
+        var warn = CodecMessage.buffer()
+        var warnings: Int32 = 0
+        var rc: Int32 = -1
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
+            var outWidth: UInt32 = 0
+            var outHeight: UInt32 = 0
+            rc = data.withUnsafeBufferPointer { src in
+                tk_jpeg_decode(
+                    src.baseAddress, src.count, Int32(scaleNumerator), blockSmoothing ? 1 : 0, failOnWarning ? 1 : 0,
+                    dst.baseAddress, count, &outWidth, &outHeight, &warnings, &warn, &err)
+            }
+            initialized = rc == 0 ? count : 0
+        }
+        return rc == 0 ? pixels : nil
+    }
+}
