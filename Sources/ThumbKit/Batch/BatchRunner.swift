@@ -10,16 +10,25 @@ public struct BatchRunner: Sendable {
     public var template: OutputTemplate
     /// Parallel workers (≥ 1).
     public var jobs: Int
+    /// Flush each output to disk before renaming it into place (`FileIO.writeAtomically`).
+    /// Off by default: outputs are still replaced atomically, and a thumbnail lost to a power
+    /// cut is rebuilt from its source, whereas the flushes cost about a sixth of a batch's time.
+    public var durable: Bool
 
-    public init(request: ThumbnailRequest, encoding: EncodeOptions, template: OutputTemplate, jobs: Int) {
+    public init(
+        request: ThumbnailRequest, encoding: EncodeOptions, template: OutputTemplate, jobs: Int, durable: Bool = false
+    ) {
         self.request = request
         self.encoding = encoding
         self.template = template
         self.jobs = max(1, jobs)
+        self.durable = durable
     }
 
-    /// Processes `files` in order of submission; `progress(done, total)` after each file and
-    /// `onItem` with each finished item (from worker threads).
+    /// Processes `files`, largest first (one big file started last would keep a worker busy
+    /// while the others sit idle); the report lists them in order of submission.
+    /// `progress(done, total)` after each file and `onItem` with each finished item (from
+    /// worker threads).
     public func run(
         _ files: [String], progress: (@Sendable (Int, Int) -> Void)? = nil,
         onItem: (@Sendable (BatchItem) -> Void)? = nil
@@ -32,11 +41,13 @@ public struct BatchRunner: Sendable {
         let workers = min(jobs, max(1, files.count))
         // Fewer images than workers: give the spare threads to each image's rows.
         let rowThreads = max(1, jobs / workers)
+        let order = Self.largestFirst(files)
         let runner = self
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < files.count else { break }
+                let position = next.add(1, ordering: .relaxed).oldValue
+                guard position < files.count else { break }
+                let index = order[position]
                 let item: BatchItem
                 switch plannedOutputs[index] {
                 case .failure(let message):
@@ -53,6 +64,15 @@ public struct BatchRunner: Sendable {
         let items = results.withLock { $0.map { $0! } }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return BatchReport(items: items, wallSeconds: seconds)
+    }
+
+    /// Indices of `files` by decreasing size (unreadable files count as empty), ties in order.
+    static func largestFirst(_ files: [String]) -> [Int] {
+        let sizes = files.map { path -> Int in
+            var st = stat()
+            return stat(path, &st) == 0 ? Int(st.st_size) : 0
+        }
+        return files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 
     /// Output paths for every file; a file whose output would overwrite another input's output
@@ -96,7 +116,7 @@ public struct BatchRunner: Sendable {
             var written: [String] = []
             do {
                 for (output, bytes) in encoded {
-                    try FileIO.writeAtomically(bytes, to: output.path)
+                    try FileIO.writeAtomically(bytes, to: output.path, durable: durable)
                     written.append(output.path)
                 }
             } catch {

@@ -31,6 +31,8 @@ extension ImageDecoders.JPEG {
     /// normally and reports its warnings as usual.
     static func decodeProgressiveAtOneEighth(_ data: [UInt8]) -> (pixels: [UInt8], route: ProgressiveRoute)? {
         guard let layout = JPEGScanLayout(data), layout.frame.marker == 0xC2 else { return nil }
+        // libjpeg gives up after 1000 scans (jpeg_shim.c); let it say so.
+        guard layout.parts.lazy.filter({ if case .scan = $0 { true } else { false } }).count <= maxScans else { return nil }
         let frame = layout.frame
         let sizes = frame.components.map { idctSizeAtOneEighth($0, frame: frame) }
         if sizes.allSatisfy({ $0 == 1 }) {
@@ -49,6 +51,9 @@ extension ImageDecoders.JPEG {
         else { return nil }
         return (pixels, .filtered)
     }
+
+    /// The scan cap of jpeg_shim.c (TK_JPEG_MAX_SCANS).
+    static let maxScans = 1000
 
     /// The IDCT size libjpeg gives `component` at scale 1/8 (jdmaster.c): 1, doubled while the
     /// component's subsampling on both axes leaves room for it.
