@@ -100,6 +100,26 @@ int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int c
                    int quality, int subsampling_444, int progressive, int optimize,
                    uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
 
+// MARK: - JPEG, row by row (jpeg_rows.c)
+
+/// A JPEG being decoded one output row at a time.
+typedef struct tk_jpeg_rows tk_jpeg_rows;
+
+/// Starts exactly tk_jpeg_decode's decompression (same arguments, same output bytes, same
+/// warnings and errors) and reports the output size. Returns NULL with `err` (and `warn`) on
+/// failure. Every non-NULL result must be passed to tk_jpeg_rows_finish.
+tk_jpeg_rows *tk_jpeg_rows_begin(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
+                                 int fail_on_warning, uint32_t *out_width, uint32_t *out_height,
+                                 char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
+/// Decodes the next row, top-down, into `dst` (exactly out_width*4 bytes: RGBA, or CMYK for
+/// CMYK/YCCK files). After a failure no further row can be read.
+int tk_jpeg_rows_next(tk_jpeg_rows *rows, uint8_t *dst, size_t dst_size, char err[TK_ERR_LEN]);
+
+/// Reads on to EOI (unless rows were left unread, which fails) and frees the decoder. The
+/// number of warnings goes to *warnings and the first one's text to `warn`.
+int tk_jpeg_rows_finish(tk_jpeg_rows *rows, int *warnings, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
 // MARK: - Memory
 
 /// Frees a buffer returned by an encoder.

@@ -25,8 +25,8 @@ public struct BatchRunner: Sendable {
         self.durable = durable
     }
 
-    /// Processes `files`, largest first (one big file started last would keep a worker busy
-    /// while the others sit idle); the report lists them in order of submission.
+    /// Processes `files`, largest first and never two memory-heavy decodes at once (see
+    /// `BatchScheduler`); the report lists them in order of submission.
     /// `progress(done, total)` after each file and `onItem` with each finished item (from
     /// worker threads).
     public func run(
@@ -35,25 +35,24 @@ public struct BatchRunner: Sendable {
     ) -> BatchReport {
         let start = DispatchTime.now().uptimeNanoseconds
         let plannedOutputs = planOutputs(files)
-        let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let results = Mutex<[BatchItem?]>(Array(repeating: nil, count: files.count))
         let workers = min(jobs, max(1, files.count))
         // Fewer images than workers: give the spare threads to each image's rows.
         let rowThreads = max(1, jobs / workers)
-        let order = Self.largestFirst(files)
+        let scheduler = BatchScheduler(order: Self.largestFirst(files))
         let runner = self
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let position = next.add(1, ordering: .relaxed).oldValue
-                guard position < files.count else { break }
-                let index = order[position]
+            while let index = scheduler.take() {
                 let item: BatchItem
                 switch plannedOutputs[index] {
                 case .failure(let message):
                     item = BatchItem(input: files[index], outputs: [], error: message.description, warnings: [], megapixels: 0)
                 case .success(let outputs):
-                    item = runner.process(files[index], outputs: outputs, threads: rowThreads)
+                    guard let processed = runner.process(
+                        files[index], index: index, outputs: outputs, threads: rowThreads, scheduler: scheduler)
+                    else { continue }  // put back: another heavy decode is in flight
+                    item = processed
                 }
                 results.withLock { $0[index] = item }
                 onItem?(item)
@@ -99,11 +98,17 @@ public struct BatchRunner: Sendable {
         init(_ text: String) { description = text }
     }
 
-    /// Reads, decodes, resizes, encodes and writes one file.
-    private func process(_ file: String, outputs: [(Int, String)], threads: Int) -> BatchItem {
+    /// Reads, decodes, resizes, encodes and writes one file; nil when the file is memory-heavy
+    /// to decode and the scheduler put it back for later.
+    private func process(
+        _ file: String, index: Int, outputs: [(Int, String)], threads: Int, scheduler: BatchScheduler
+    ) -> BatchItem? {
         var megapixels = 0.0
         do {
             let data = try FileIO.read(file, maxBytes: request.decode.limits.maxFileBytes)
+            let heavy = Thumbnailer.decodeMemoryEstimate(data, request: request) >= BatchScheduler.heavyBytes
+            if heavy && !scheduler.claimHeavy(index) { return nil }
+            defer { if heavy { scheduler.releaseHeavy() } }
             let set = try Thumbnailer.make(from: data, path: file, request: request, threads: threads)
             megapixels = Double(set.header.width * set.header.height) / 1e6
             // Encode everything first, so a failure leaves no output of this file behind.

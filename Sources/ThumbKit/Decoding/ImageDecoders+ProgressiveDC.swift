@@ -3,7 +3,9 @@ import CThumbKit
 extension ImageDecoders.JPEG {
     /// How the progressive fast path produced an image.
     enum ProgressiveRoute: Equatable {
-        /// DC scans decoded here and re-coded as a small sequential JPEG (no coefficient buffer).
+        /// DC scans decoded here and turned into pixels here (gray and 4:4:4 YCbCr files).
+        case direct
+        /// DC scans decoded here and re-coded as a small sequential JPEG for libjpeg.
         case transcoded
         /// libjpeg decoded a copy of the file without the scans the output cannot use.
         case filtered
@@ -16,8 +18,10 @@ extension ImageDecoders.JPEG {
     /// At 1/8 libjpeg gives each component an IDCT of 1×1, 2×2 or 4×4 (it scales a subsampled
     /// component's IDCT up rather than upsample it: `jpeg_calc_output_dimensions`). A 1×1 IDCT
     /// reads only the DC coefficient, so when every component has one (4:4:4, 4:2:2, 4:4:0 and
-    /// gray files) the DC scans are all that matter: they are decoded here and re-coded as a
-    /// sequential JPEG that libjpeg decodes in one pass with almost no memory (`.transcoded`).
+    /// gray files) the DC scans are all that matter: they are decoded here (2 bytes a block), then
+    /// either turned into pixels here when each block is one output pixel of every component
+    /// (gray and 4:4:4: `.direct`, see `JPEGDCPixels`), or re-coded as a sequential JPEG that
+    /// libjpeg decodes in one pass with almost no memory (`.transcoded`).
     /// Otherwise (4:2:0: the chroma IDCT is 2×2 and reads AC coefficients) libjpeg gets the file
     /// minus the AC scans of the 1×1 components (`.filtered`), which still saves most of the
     /// entropy decoding but not libjpeg's whole-image coefficient buffer.
@@ -36,8 +40,11 @@ extension ImageDecoders.JPEG {
         let frame = layout.frame
         let sizes = frame.components.map { idctSizeAtOneEighth($0, frame: frame) }
         if sizes.allSatisfy({ $0 == 1 }) {
-            guard let dc = JPEGProgressiveDC.decode(layout),
-                  let stream = JPEGDCTranscoder.transcode(dc, layout: layout),
+            guard let dc = JPEGProgressiveDC.decode(layout) else { return nil }
+            if let pixels = JPEGDCPixels.rgba(dc, frame: frame, colorSpace: colorSpace(of: data)) {
+                return (pixels, .direct)
+            }
+            guard let stream = JPEGDCTranscoder.transcode(dc, layout: layout),
                   let pixels = libjpegDecode(stream, width: frame.width, height: frame.height, scaleNumerator: 1,
                                              blockSmoothing: false, failOnWarning: true)
             else { return nil }
@@ -52,8 +59,33 @@ extension ImageDecoders.JPEG {
         return (pixels, .filtered)
     }
 
+    /// The whole-image coefficient buffer libjpeg allocates to decode `data` at
+    /// `scaleNumerator`/8: 128 bytes a block (MCU-padded) for a progressive file, unless the DC
+    /// path serves it (1/8 with a 1×1 IDCT for every component); 0 for sequential files, which
+    /// libjpeg decodes a row of MCUs at a time. From the header alone (JPEGSegments).
+    static func coefficientBufferBytes(_ data: [UInt8], scaleNumerator: Int) -> Int {
+        guard let sof = JPEGSegments(data).first(where: { (0xC0...0xCF).contains($0.marker) && $0.marker != 0xC4
+            && $0.marker != 0xC8 && $0.marker != 0xCC }),
+            [0xC2, 0xC6, 0xCA, 0xCE].contains(sof.marker),
+            let frame = JPEGScanLayout.parseFrame(0xC2, sof.payload)
+        else { return 0 }
+        if scaleNumerator == 1 && sof.marker == 0xC2
+            && frame.components.allSatisfy({ idctSizeAtOneEighth($0, frame: frame) == 1 }) {
+            return 0
+        }
+        return frame.components.indices.reduce(0) { $0 + frame.paddedBlocksWide($1) * frame.paddedBlocksHigh($1) * 128 }
+    }
+
     /// The scan cap of jpeg_shim.c (TK_JPEG_MAX_SCANS).
     static let maxScans = 1000
+
+    /// The file's colour space as libjpeg reads it (J_COLOR_SPACE), or 0 when unreadable.
+    static func colorSpace(of data: [UInt8]) -> Int32 {
+        var raw = tk_jpeg_header()
+        var err = CodecMessage.buffer()
+        let rc = data.withUnsafeBufferPointer { tk_jpeg_read_header($0.baseAddress, $0.count, &raw, &err) }
+        return rc == 0 ? raw.color_space : 0
+    }
 
     /// The IDCT size libjpeg gives `component` at scale 1/8 (jdmaster.c): 1, doubled while the
     /// component's subsampling on both axes leaves room for it.

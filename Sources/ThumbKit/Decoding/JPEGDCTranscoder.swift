@@ -16,7 +16,16 @@ enum JPEGDCTranscoder {
     /// The sequential JPEG, or nil when the frame cannot be one interleaved scan (more than 10
     /// blocks per MCU) or a DC difference needs more than 11 bits (only corrupt data does).
     static func transcode(_ dc: JPEGProgressiveDC, layout: JPEGScanLayout) -> [UInt8]? {
-        let frame = layout.frame
+        // JFIF (APP0) and Adobe (APP14) decide the colour space; nothing else is needed.
+        let markers = layout.parts.compactMap { part -> ArraySlice<UInt8>? in
+            guard case .segment(let marker, let range) = part, marker == 0xE0 || marker == 0xEE else { return nil }
+            return layout.bytes[range]
+        }
+        return transcode(dc, frame: layout.frame, markers: markers)
+    }
+
+    /// `transcode` from the parts: the frame, and the marker segments to copy (whole, from 0xFF).
+    static func transcode(_ dc: JPEGProgressiveDC, frame: JPEGScanLayout.Frame, markers: [ArraySlice<UInt8>]) -> [UInt8]? {
         let components = frame.components
         let interleaved = components.count > 1
         if interleaved {
@@ -26,12 +35,7 @@ enum JPEGDCTranscoder {
         var out: [UInt8] = []
         out.reserveCapacity(1024 + blocks)
         out += [0xFF, 0xD8]
-        // JFIF (APP0) and Adobe (APP14) decide the colour space; nothing else is needed.
-        for part in layout.parts {
-            if case .segment(let marker, let range) = part, marker == 0xE0 || marker == 0xEE {
-                out += layout.bytes[range]
-            }
-        }
+        for marker in markers { out += marker }
         for (c, table) in dc.quantTables.enumerated() {
             let wide = table.contains { $0 > 255 }
             out += [0xFF, 0xDB]

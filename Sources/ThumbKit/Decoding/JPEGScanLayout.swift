@@ -1,3 +1,5 @@
+import Foundation
+
 /// The marker structure of a whole JPEG file: its frame header, every other segment and every
 /// scan (header plus the byte range of its entropy-coded data), in file order, found by cheap
 /// byte scanning without decoding anything.
@@ -152,7 +154,9 @@ struct JPEGScanLayout {
         }
     }
 
-    private static func parseFrame(_ marker: UInt8, _ p: ArraySlice<UInt8>) -> Frame? {
+    /// A frame header from its marker (0xC0–0xC2) and payload; nil when libjpeg would refuse it
+    /// or it is not an 8-bit frame of 1–4 components.
+    static func parseFrame(_ marker: UInt8, _ p: ArraySlice<UInt8>) -> Frame? {
         let b = Array(p)
         guard b.count >= 6 else { return nil }
         let precision = Int(b[0])
@@ -200,18 +204,23 @@ struct JPEGScanLayout {
     }
 
     /// The index of the 0xFF that starts the first marker after `from` other than a stuffed
-    /// 0xFF00 or a restart marker, or `bytes.count` when there is none.
+    /// 0xFF00 or a restart marker, or `bytes.count` when there is none. (memchr: this scans every
+    /// byte of every scan, AC scans included, and runs several times faster than a Swift loop.)
     private static func endOfEntropyData(_ bytes: [UInt8], from: Int) -> Int {
-        var i = from
-        while let ff = bytes[i...].firstIndex(of: 0xFF) {
-            guard ff + 1 < bytes.count else { return ff }
-            let next = bytes[ff + 1]
-            if next == 0x00 || (0xD0...0xD7).contains(next) {
-                i = ff + 2
-                continue
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            var i = from
+            while i < buffer.count, let found = memchr(base + i, 0xFF, buffer.count - i) {
+                let ff = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                guard ff + 1 < buffer.count else { return ff }
+                let next = buffer[ff + 1]
+                if next == 0x00 || (0xD0...0xD7).contains(next) {
+                    i = ff + 2
+                    continue
+                }
+                return ff
             }
-            return ff
+            return buffer.count
         }
-        return bytes.count
     }
 }

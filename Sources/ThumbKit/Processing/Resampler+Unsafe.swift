@@ -14,6 +14,14 @@ extension Resampler.Plan {
 
     func run(_ source: PixelBuffer) -> PixelBuffer {
         precondition(source.width == sourceWidth && source.height == sourceHeight, "Source size differs from the plan's.")
+        if threads == 1 {
+            // One thread: stream the rows through a RowSink (same arithmetic, far less memory).
+            let sink = Resampler.RowSink(plan: self)
+            source.pixels.withUnsafeBufferPointer { src in
+                for y in 0..<sourceHeight { sink.consume(src.baseAddress! + y * sourceWidth * 4) }
+            }
+            return sink.finish()
+        }
         let intermediate = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(1, rowCount * horizontal.outputCount * 4))
         defer { intermediate.deallocate() }
         source.pixels.withUnsafeBufferPointer { src in
@@ -202,7 +210,7 @@ extension Resampler.Plan {
 
     /// Un-premultiplies one row of working values and rounds to 8-bit straight alpha.
     @inline(__always)
-    private func storeRow(_ acc: UnsafeMutableBufferPointer<Float>, into out: UnsafeMutablePointer<UInt8>) {
+    fileprivate func storeRow(_ acc: UnsafeMutableBufferPointer<Float>, into out: UnsafeMutablePointer<UInt8>) {
         let pixels = acc.count / 4
         if let encode = transfer.encode {
             let scale = transfer.encodeScale
@@ -246,37 +254,53 @@ extension Resampler.Plan {
 }
 
 extension Resampler {
-    /// Builds a plan's intermediate image from source rows handed over top-down, one at a time,
-    /// as a decoder produces them: rows outside the plan's crop are skipped, box rows are summed
-    /// as they arrive. The arithmetic is `Plan.run`'s, in the same order, so the output is
-    /// bit-identical to resampling the whole decoded buffer. Single-threaded (a batch already
-    /// runs images in parallel); memory is the intermediate plus one reduced row.
+    /// Resamples rows handed over top-down, one at a time, as a decoder produces them: each
+    /// source row (box-summed when the plan pre-shrinks) is filtered horizontally into a ring of
+    /// intermediate rows, and each output row is filtered vertically as soon as its last input
+    /// row is in. Memory is the ring (as many rows as the vertical filter has taps), one reduced
+    /// row and the output, never the source or the whole intermediate.
+    ///
+    /// The arithmetic is `Plan.run`'s, in the same order, so the output is bit-identical to
+    /// resampling the whole decoded buffer with any number of threads. Single-threaded.
     final class RowSink {
         let plan: Plan
-        private let intermediate: UnsafeMutableBufferPointer<Float>
+        private let ring: UnsafeMutableBufferPointer<Float>
+        private let ringRows: Int
         private let sums: UnsafeMutableBufferPointer<Float>
+        private let acc: UnsafeMutableBufferPointer<Float>
+        private var output: [UInt8]
         private var nextRow = 0
+        private var nextOutput = 0
 
         init(plan: Plan) {
             self.plan = plan
-            intermediate = .allocate(capacity: max(1, plan.rowCount * plan.horizontal.outputCount * 4))
+            let rowLength = plan.horizontal.outputCount * 4
+            ringRows = max(1, plan.vertical.counts.max() ?? 1)
+            ring = .allocate(capacity: ringRows * rowLength)
             sums = .allocate(capacity: max(1, plan.horizontal.maxSource - plan.horizontal.minSource) * 4)
+            acc = .allocate(capacity: rowLength)
+            output = [UInt8](repeating: 0, count: rowLength * plan.vertical.outputCount)
         }
 
         deinit {
-            intermediate.deallocate()
+            ring.deallocate()
             sums.deallocate()
+            acc.deallocate()
         }
 
         /// Takes the next source row (`plan.sourceWidth` RGBA8 pixels, straight alpha).
         func consume(_ row: UnsafeBufferPointer<UInt8>) {
             precondition(row.count == plan.sourceWidth * 4, "Row length differs from the plan's source width.")
+            consume(row.baseAddress!)
+        }
+
+        /// `consume` for a row known to hold `plan.sourceWidth` pixels.
+        fileprivate func consume(_ src: UnsafePointer<UInt8>) {
             precondition(nextRow < plan.sourceHeight, "More rows than the plan's source height.")
             let y = nextRow
             nextRow += 1
             let r = y / plan.boxY - plan.rowBase
             guard r >= 0 && r < plan.rowCount else { return }
-            let src = row.baseAddress!
             if plan.boxX == 1 && plan.boxY == 1 {
                 plan.loadRow(src, into: sums)
             } else {
@@ -287,13 +311,46 @@ extension Resampler {
                 guard y == y1 - 1 else { return }
                 plan.averageBoxes(sums, rows: y1 - y0)
             }
-            plan.filterRow(sums, into: intermediate.baseAddress! + r * plan.horizontal.outputCount * 4)
+            let rowLength = plan.horizontal.outputCount * 4
+            plan.filterRow(sums, into: ring.baseAddress! + (r % ringRows) * rowLength)
+            emitRows(through: r + plan.rowBase)
+        }
+
+        /// Filters every output row whose inputs end at or before reduced row `last`.
+        private func emitRows(through last: Int) {
+            let vertical = plan.vertical
+            let rowLength = plan.horizontal.outputCount * 4
+            let ringBase = UnsafePointer(ring.baseAddress!)
+            output.withUnsafeMutableBufferPointer { out in
+                vertical.weights.withUnsafeBufferPointer { weights in
+                    while nextOutput < vertical.outputCount
+                        && vertical.starts[nextOutput] + vertical.counts[nextOutput] - 1 <= last
+                    {
+                        let y = nextOutput
+                        let start = vertical.starts[y]
+                        let count = vertical.counts[y]
+                        // The window's rows are the newest `count` ≤ ringRows: all still in the ring.
+                        assert(last - start < ringRows)
+                        acc.initialize(repeating: 0)
+                        let w = weights.baseAddress! + y * vertical.stride
+                        for t in 0..<count {
+                            let wt = w[t]
+                            let row = ringBase + ((start + t - plan.rowBase) % ringRows) * rowLength
+                            // Row-major accumulate, as in verticalPass: LLVM vectorises this loop.
+                            for i in 0..<rowLength { acc[i] += wt * row[i] }
+                        }
+                        plan.storeRow(acc, into: out.baseAddress! + y * rowLength)
+                        nextOutput += 1
+                    }
+                }
+            }
         }
 
         /// The resampled image, once every source row has been consumed.
         func finish() -> PixelBuffer {
             precondition(nextRow == plan.sourceHeight, "Not every source row was consumed.")
-            return plan.output(from: intermediate)
+            precondition(nextOutput == plan.vertical.outputCount, "Output rows left unfiltered.")
+            return PixelBuffer(width: plan.horizontal.outputCount, height: plan.vertical.outputCount, pixels: output)
         }
     }
 }
