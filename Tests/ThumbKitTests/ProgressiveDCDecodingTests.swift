@@ -168,12 +168,12 @@ struct ProgressiveDCDecodingTests {
             }
         }
         let quant = [UInt16](repeating: 1, count: 64).enumerated().map { $0.offset == 0 ? 8 : $0.element }
-        let dc = JPEGProgressiveDC(
-            coefficients: coefficients, offsets: (0..<componentCount).map { $0 * blocks },
+        let dc = JPEGProgressiveCoefficients(
+            dcCoefficients: coefficients, offsets: (0..<componentCount).map { $0 * blocks },
             quantTables: Array(repeating: quant, count: componentCount))
         let colorSpace = componentCount == 1 ? JPEGDCPixels.grayscale : JPEGDCPixels.ycbcr
         let direct = try #require(JPEGDCPixels.rgba(dc, frame: frame, colorSpace: colorSpace))
-        let stream = try #require(JPEGDCTranscoder.transcode(dc, frame: frame, markers: []))
+        let stream = try #require(JPEGTranscoder.transcode(dc, frame: frame, markers: []))
         let libjpeg = ImageDecoders.JPEG.libjpegDecode(
             stream, width: width, height: height, scaleNumerator: 1, blockSmoothing: false, failOnWarning: true)
         #expect(direct == libjpeg)

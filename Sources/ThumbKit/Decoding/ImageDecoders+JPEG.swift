@@ -40,10 +40,11 @@ extension ImageDecoders {
             let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
             let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
             let count = width * height * 4
-            // Progressive at 1/8: decode only the scans that reach the output (see
-            // ImageDecoders+ProgressiveDC.swift); smoothing off on both paths so they agree.
+            // Progressive at 1/8, 2/8, 3/8: decode only what reaches the output (see
+            // ImageDecoders+ProgressiveDC.swift); at 1/8 smoothing off on both paths so they agree.
             let progressiveAtOneEighth = scaleNumerator == 1 && header.isProgressive
-            if progressiveAtOneEighth, !options.failOnWarning, var pixels = decodeProgressiveAtOneEighth(data)?.pixels {
+            if header.isProgressive, !options.failOnWarning,
+               var pixels = decodeProgressiveFast(data, scaleNumerator: scaleNumerator) {
                 if info.isCMYK { CMYKConversion.convertToRGBA(&pixels, inverted: info.isAdobe) }
                 return DecodedImage(
                     buffer: PixelBuffer(width: width, height: height, pixels: pixels),

@@ -4,8 +4,8 @@ extension ImageDecoders.JPEG {
     /// Decodes a JPEG at `scaleNumerator`/8 one RGBA8 row at a time, top-down, handing each row
     /// (ceil(width·n/8) pixels, valid only during the call) to `consume`, so the scaled image
     /// never has to be in memory whole. The rows, the warnings and the failures are exactly
-    /// those of `decode(_:path:options:scaleNumerator:)`, progressive fast path included (its
-    /// small 1/8 image is handed out row by row). Returns the warnings.
+    /// those of `decode(_:path:options:scaleNumerator:)`, progressive fast paths included (their
+    /// image, small at these scales, is handed out row by row). Returns the warnings.
     static func decodeRows(
         _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int,
         consume: (UnsafeBufferPointer<UInt8>) -> Void
@@ -16,7 +16,8 @@ extension ImageDecoders.JPEG {
         let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
         let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
         let progressiveAtOneEighth = scaleNumerator == 1 && header.isProgressive
-        if progressiveAtOneEighth, !options.failOnWarning, var pixels = decodeProgressiveAtOneEighth(data)?.pixels {
+        if header.isProgressive, !options.failOnWarning,
+           var pixels = decodeProgressiveFast(data, scaleNumerator: scaleNumerator) {
             if info.isCMYK { CMYKConversion.convertToRGBA(&pixels, inverted: info.isAdobe) }
             pixels.withUnsafeBufferPointer { all in
                 for y in 0..<height { consume(UnsafeBufferPointer(rebasing: all[(y * width * 4)..<((y + 1) * width * 4)])) }

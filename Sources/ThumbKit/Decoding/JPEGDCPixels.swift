@@ -4,7 +4,7 @@
 /// 1×1 IDCT of each component's DC (jidctred.c `jpeg_idct_1x1`, with its range limiting)
 /// followed by its YCbCr → RGB conversion (jdcolor.c, whose SIMD versions give the same
 /// results); tests hold this to libjpeg's own decode for every level. Other layouts go through
-/// `JPEGDCTranscoder` and libjpeg.
+/// `JPEGTranscoder` and libjpeg.
 enum JPEGDCPixels {
     /// libjpeg's J_COLOR_SPACE values this handles.
     static let grayscale: Int32 = 1
@@ -12,7 +12,8 @@ enum JPEGDCPixels {
 
     /// RGBA8 at ceil(w/8) × ceil(h/8), or nil for a layout this does not handle.
     /// `colorSpace` is the file's colour space as libjpeg reads it (`tk_jpeg_header.color_space`).
-    static func rgba(_ dc: JPEGProgressiveDC, frame: JPEGScanLayout.Frame, colorSpace: Int32) -> [UInt8]? {
+    static func rgba(_ dc: JPEGProgressiveCoefficients, frame: JPEGScanLayout.Frame, colorSpace: Int32) -> [UInt8]? {
+        precondition(dc.kept.allSatisfy { $0 == [0] }, "DC coefficients only.")
         let components = frame.components
         let isGray = colorSpace == grayscale && components.count == 1
         let isYCC = colorSpace == ycbcr && components.count == 3

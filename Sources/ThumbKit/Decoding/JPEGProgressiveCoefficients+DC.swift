@@ -1,9 +1,9 @@
-// The DC scan loop. Pointer code, fenced: the entry precondition checks that the largest
-// coefficient index the scan geometry can produce lies inside `coefficients` (so the wrapping
+// The DC scan loops. Pointer code, fenced: the entry precondition checks that the largest
+// block start the scan geometry can produce lies inside `coefficients` (so the wrapping
 // index arithmetic below cannot leave it) and that every table offset lies inside the packed
 // tables; the bit reader checks its own reads.
 
-extension JPEGProgressiveDC {
+extension JPEGProgressiveCoefficients {
     /// Decodes one DC scan (a first scan when `tables` is non-empty, else a refinement) into
     /// `coefficients`, as jdphuff.c `decode_mcu_DC_first` / `decode_mcu_DC_refine` would.
     /// False on any irregularity: a bad code, data running out, a wrong restart marker, or
