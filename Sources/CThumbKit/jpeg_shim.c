@@ -1,43 +1,18 @@
 // jpeg_shim.c: libjpeg-turbo behind setjmp-safe, return-code functions (see CThumbKit.h).
 //
-// One error manager serves every call: fatal errors format the library's message into the
-// caller's `err` buffer and longjmp back to the shim; warnings (emit_message level -1) are
-// counted and the first one kept, or made fatal on request; trace messages are dropped. Nothing
-// is ever printed to stderr.
+// The header reader and the encoder, plus the error manager and progress monitor every JPEG
+// call shares (jpeg_common.h); decompression itself is in jpeg_rows.c.
 #include "CThumbKit.h"
 
-#include <setjmp.h>
-#include <stdio.h>
+#include "jpeg_common.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <jerror.h>
-#include <jpeglib.h>
 
-// A corrupt progressive file can hold thousands of tiny scans, each of which walks the whole
-// coefficient buffer; real encoders write about 10. libjpeg-turbo 2.1 has no limit of its own.
-#define TK_JPEG_MAX_SCANS 1000
-// Ceiling for libjpeg's large allocations (the whole-image coefficient buffer of a progressive
-// file). Above it libjpeg asks for a backing store, which this build lacks, and fails cleanly.
-#define TK_JPEG_MAX_MEMORY (2048L * 1024L * 1024L)
-
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-    char *err;
-    char *warn;
-    int warnings;
-    int fail_on_warning;
-} tk_jpeg_error;
-
-typedef struct {
-    struct jpeg_progress_mgr pub;
-    j_decompress_ptr cinfo;
-    uint64_t deadline_ns;  // CLOCK_MONOTONIC; 0: no deadline
-} tk_jpeg_progress;
-
-static void tk_jpeg_copy(char *dst, const char *msg) {
+void tk_jpeg_copy(char *dst, const char *msg) {
     if (dst == NULL) return;
     snprintf(dst, TK_ERR_LEN, "%s", msg != NULL ? msg : "");
 }
@@ -73,7 +48,7 @@ static void tk_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
     }
 }
 
-static void tk_jpeg_init_error(tk_jpeg_error *e, char *err, char *warn, int fail_on_warning) {
+void tk_jpeg_init_error(tk_jpeg_error *e, char *err, char *warn, int fail_on_warning) {
     memset(e, 0, sizeof(*e));
     jpeg_std_error(&e->pub);
     e->pub.error_exit = tk_jpeg_error_exit;
@@ -107,9 +82,7 @@ static void tk_jpeg_progress_monitor(j_common_ptr common) {
     }
 }
 
-// Sets up a decompressor over memory and reads the header. Must be called after setjmp.
-static void tk_jpeg_start(j_decompress_ptr cinfo, tk_jpeg_progress *progress, const uint8_t *data,
-                          size_t size) {
+void tk_jpeg_start(j_decompress_ptr cinfo, tk_jpeg_progress *progress, const uint8_t *data, size_t size) {
     jpeg_create_decompress(cinfo);
     cinfo->mem->max_memory_to_use = TK_JPEG_MAX_MEMORY;
     progress->pub.progress_monitor = tk_jpeg_progress_monitor;
@@ -150,72 +123,6 @@ int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, c
     }
     tk_jpeg_start(&cinfo, &progress, data, size);
     tk_jpeg_fill_header(&cinfo, out);
-    jpeg_destroy_decompress(&cinfo);
-    return 0;
-}
-
-int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
-                   int fail_on_warning, uint8_t *dst, size_t dst_size,
-                   uint32_t *out_width, uint32_t *out_height, int *warnings,
-                   char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
-    return tk_jpeg_decode_until(data, size, scale_num, block_smoothing, fail_on_warning, 0, dst,
-                                dst_size, out_width, out_height, warnings, warn, err);
-}
-
-int tk_jpeg_decode_until(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
-                         int fail_on_warning, uint64_t deadline_ns, uint8_t *dst, size_t dst_size,
-                         uint32_t *out_width, uint32_t *out_height, int *warnings,
-                         char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
-    tk_jpeg_error jerr;
-    tk_jpeg_init_error(&jerr, err, warn, fail_on_warning);
-    if (warnings != NULL) *warnings = 0;
-    if (data == NULL || size == 0 || dst == NULL || scale_num < 1 || scale_num > 8) {
-        tk_jpeg_copy(err, "invalid JPEG decode arguments");
-        return -1;
-    }
-    struct jpeg_decompress_struct cinfo;
-    tk_jpeg_progress progress;
-    cinfo.err = &jerr.pub;
-    if (setjmp(jerr.jump)) {
-        if (warnings != NULL) *warnings = jerr.warnings;
-        jpeg_destroy_decompress(&cinfo);
-        return -1;
-    }
-    tk_jpeg_start(&cinfo, &progress, data, size);
-    progress.deadline_ns = deadline_ns;
-
-    switch (cinfo.jpeg_color_space) {
-    case JCS_CMYK:
-    case JCS_YCCK:
-        cinfo.out_color_space = JCS_CMYK;  // Swift turns CMYK into RGB
-        break;
-    default:
-        cinfo.out_color_space = JCS_EXT_RGBA;  // gray, RGB and YCbCr
-        break;
-    }
-    cinfo.scale_num = (unsigned int)scale_num;
-    cinfo.scale_denom = 8;
-    cinfo.do_block_smoothing = block_smoothing ? TRUE : FALSE;
-    jpeg_calc_output_dimensions(&cinfo);
-    if (cinfo.output_components != 4 ||
-        (size_t)cinfo.output_width * (size_t)cinfo.output_height * 4 != dst_size) {
-        snprintf(err, TK_ERR_LEN, "output buffer holds %zu bytes, the %ux%u image needs %zu", dst_size,
-                 cinfo.output_width, cinfo.output_height,
-                 (size_t)cinfo.output_width * (size_t)cinfo.output_height * 4);
-        jpeg_destroy_decompress(&cinfo);
-        return -1;
-    }
-    jpeg_start_decompress(&cinfo);
-    size_t row_bytes = (size_t)cinfo.output_width * 4;
-    while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW row = dst + (size_t)cinfo.output_scanline * row_bytes;
-        jpeg_read_scanlines(&cinfo, &row, 1);
-    }
-    // Reads on to EOI, where warnings about trailing junk are raised.
-    jpeg_finish_decompress(&cinfo);
-    if (out_width != NULL) *out_width = cinfo.output_width;
-    if (out_height != NULL) *out_height = cinfo.output_height;
-    if (warnings != NULL) *warnings = jerr.warnings;
     jpeg_destroy_decompress(&cinfo);
     return 0;
 }

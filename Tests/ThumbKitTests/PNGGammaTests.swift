@@ -63,6 +63,6 @@ struct PNGGammaTests {
         let converted = try ImageDecoders.decode(try TestCorpus.bytes(of: path), path: path)
         var pixels = kept.buffer.pixels
         _ = ColorManagement.convert(&pixels, kind: .rgb, source: SourceColor(profile: profile), options: ColorOptions())
-        #expect(pixels == converted.buffer.pixels)
+        #expect(firstMismatch(pixels, converted.buffer.pixels) == nil)
     }
 }

@@ -77,6 +77,26 @@ int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, 
                         int compression_level, const tk_png_color *color, const uint8_t *icc,
                         size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
 
+// MARK: - PNG, row by row (png_rows.c)
+
+/// A non-interlaced PNG being decoded one row at a time.
+typedef struct tk_png_rows tk_png_rows;
+
+/// Reads the header and sets up exactly the transforms tk_png_decode_rgba8 gets from the
+/// simplified API, so the rows are the same RGBA8 bytes. Returns NULL with `err` on failure
+/// (interlaced files included: decode those whole). `warn` receives a header warning, which is
+/// fatal with `fail_on_warning`. Every non-NULL result must be passed to tk_png_rows_finish.
+tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_warning, uint32_t *width,
+                               uint32_t *height, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
+/// Decodes the next row, top-down, into `dst` (exactly width*4 bytes). After a failure no
+/// further row can be read.
+int tk_png_rows_next(tk_png_rows *rows, uint8_t *dst, size_t dst_size, char err[TK_ERR_LEN]);
+
+/// Frees the decoder. `warn` receives the first libpng warning (empty if none). Fails when
+/// rows were left unread or, with `fail_on_warning`, when there was a warning.
+int tk_png_rows_finish(tk_png_rows *rows, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
 // MARK: - JPEG
 
 typedef struct {
@@ -130,6 +150,27 @@ int tk_jpeg_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height,
                          int cmyk, int quality, int subsampling_444, int progressive, int optimize,
                          const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
                          char err[TK_ERR_LEN]);
+
+// MARK: - JPEG, row by row (jpeg_rows.c)
+
+/// A JPEG being decoded one output row at a time.
+typedef struct tk_jpeg_rows tk_jpeg_rows;
+
+/// Starts exactly tk_jpeg_decode_until's decompression (same arguments, same output bytes, same
+/// warnings and errors; it is built on these functions) and reports the output size; the
+/// deadline holds for every later call too. Returns NULL with `err` (and `warn`) on
+/// failure. Every non-NULL result must be passed to tk_jpeg_rows_finish.
+tk_jpeg_rows *tk_jpeg_rows_begin(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
+                                 int fail_on_warning, uint64_t deadline_ns, uint32_t *out_width,
+                                 uint32_t *out_height, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+
+/// Decodes the next row, top-down, into `dst` (exactly out_width*4 bytes: RGBA, or CMYK for
+/// CMYK/YCCK files). After a failure no further row can be read.
+int tk_jpeg_rows_next(tk_jpeg_rows *rows, uint8_t *dst, size_t dst_size, char err[TK_ERR_LEN]);
+
+/// Reads on to EOI (unless rows were left unread, which fails) and frees the decoder. The
+/// number of warnings goes to *warnings and the first one's text to `warn`.
+int tk_jpeg_rows_finish(tk_jpeg_rows *rows, int *warnings, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
 
 // MARK: - Memory
 

@@ -31,8 +31,11 @@ public struct BatchRunner: Sendable {
         self.durable = durable
     }
 
-    /// Processes `files` in order of submission; `progress(done, total)` after each file and
-    /// `onItem` with each finished item (from worker threads). Temporary files that killed writers left in the output folders are
+    /// Processes `files` in `handOutOrder` (largest first on several workers), never two
+    /// memory-heavy decodes at once (see `BatchScheduler`); the report lists them in order of
+    /// submission.
+    /// `progress(done, total)` after each file and `onItem` with each finished item (from
+    /// worker threads). Temporary files that killed writers left in the output folders are
     /// removed first (`FileIO.removeStaleTemporaries`).
     public func run(
         _ files: [String], progress: (@Sendable (Int, Int) -> Void)? = nil,
@@ -45,24 +48,26 @@ public struct BatchRunner: Sendable {
             FileIO.removeStaleTemporaries(in: folder.isEmpty ? "." : folder)
         }
         let stopped = Atomic<Bool>(false)
-        let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let results = Mutex<[BatchItem?]>(Array(repeating: nil, count: files.count))
         let workers = min(jobs, max(1, files.count))
         // Fewer images than workers: give the spare threads to each image's rows.
         let rowThreads = max(1, jobs / workers)
+        let scheduler = BatchScheduler(order: Self.handOutOrder(files, workers: workers, stopOnError: stopOnError))
         let runner = self
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < files.count, !stopped.load(ordering: .relaxed) else { break }
+            while !stopped.load(ordering: .relaxed), let index = scheduler.take() {
                 let item: BatchItem
                 switch plannedOutputs[index] {
                 case .failure(let message):
                     item = BatchItem(
                         input: files[index], outputs: [], error: message.description, warnings: [], megapixels: 0)
                 case .success(let outputs):
-                    item = runner.process(files[index], outputs: outputs, threads: rowThreads)
+                    guard
+                        let processed = runner.process(
+                            files[index], index: index, outputs: outputs, threads: rowThreads, scheduler: scheduler)
+                    else { continue }  // put back: another heavy decode is in flight
+                    item = processed
                 }
                 if runner.stopOnError, !item.succeeded { stopped.store(true, ordering: .relaxed) }
                 results.withLock { $0[index] = item }
@@ -74,6 +79,23 @@ public struct BatchRunner: Sendable {
         let items = results.withLock { $0.compactMap { $0 } }  // nil: not started (stopOnError)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return BatchReport(items: items, wallSeconds: seconds)
+    }
+
+    /// The order files are handed to workers in: largest first, so a big file does not start
+    /// last and keep one worker busy while the others idle; submission order with one worker
+    /// (nothing to balance) or with `stopOnError` ("stop at the first failure" means the first
+    /// in the list).
+    static func handOutOrder(_ files: [String], workers: Int, stopOnError: Bool) -> [Int] {
+        workers == 1 || stopOnError ? Array(files.indices) : largestFirst(files)
+    }
+
+    /// Indices of `files` by decreasing size (unreadable files count as empty), ties in order.
+    static func largestFirst(_ files: [String]) -> [Int] {
+        let sizes = files.map { path -> Int in
+            var st = stat()
+            return stat(path, &st) == 0 ? Int(st.st_size) : 0
+        }
+        return files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 
     /// Output paths for every file; a file whose output would overwrite another input's output
@@ -100,12 +122,20 @@ public struct BatchRunner: Sendable {
         init(_ text: String) { description = text }
     }
 
-    /// Reads, decodes, resizes, encodes and writes one file.
-    private func process(_ file: String, outputs: [(Int, String)], threads: Int) -> BatchItem {
+    /// Reads, decodes, resizes, encodes and writes one file; nil when the file is memory-heavy
+    /// to decode and the scheduler put it back for later.
+    private func process(
+        _ file: String, index: Int, outputs: [(Int, String)], threads: Int, scheduler: BatchScheduler
+    ) -> BatchItem? {
         var megapixels = 0.0
-        let deadline = request.decode.limits.deadline()
+        var deadline = request.decode.limits.deadline()
         do {
             let data = try FileIO.read(file, maxBytes: request.decode.limits.maxFileBytes)
+            let heavy = Thumbnailer.decodeMemoryEstimate(data, request: request) >= BatchScheduler.heavyBytes
+            if heavy && !scheduler.claimHeavy(index) { return nil }
+            defer { if heavy { scheduler.releaseHeavy() } }
+            // Time spent waiting for the heavy slot (another file's decode) does not count.
+            if heavy { deadline = request.decode.limits.deadline() }
             try deadline.check(path: file)
             let set = try Thumbnailer.make(
                 from: data, path: file, request: request, threads: threads, deadline: deadline)

@@ -45,11 +45,18 @@ public enum Thumbnailer {
         let header = try ImageDecoders.readHeader(data, path: path)
         try decode.limits.check(width: header.width, height: header.height, path: path)
         let orientation = decode.autoRotate ? header.orientation : .up
-        let minimumScale = variants.map {
-            ImageProcessors.Resize($0).minimumLoadScale(
-                originalWidth: header.width, originalHeight: header.height,
-                orientation: orientation, margin: shrinkOnLoadMargin)
-        }.max()!
+        let minimumScale = minimumLoadScale(
+            header: header, variants: variants, orientation: orientation, margin: shrinkOnLoadMargin)
+        // Stream decoded rows into the resamplers, so the decoded image is never whole in
+        // memory: always for non-interlaced PNGs (decoding dominates anyway), and for JPEGs when
+        // this image has one thread (a batch); with more, decode whole and resample in parallel.
+        let streams = header.format == .png ? !header.isProgressive : threads == 1
+        if streams {
+            let numerator = header.format == .png ? 8 : ImageDecoders.scaleNumerator(forMinimumScale: minimumScale)
+            return try renderStreaming(
+                data, path: path, header: header, variants: variants, decode: decode, orientation: orientation,
+                scaleNumerator: numerator, threads: threads, deadline: deadline)
+        }
         let decoded = try ImageDecoders.decode(
             data, path: path, options: decode, minimumScale: minimumScale, deadline: deadline)
         var images: [PixelBuffer] = []
@@ -65,5 +72,72 @@ public enum Thumbnailer {
         return Rendered(
             header: decoded.header, images: images, warnings: decoded.warnings + decoded.colorWarnings,
             scaleNumerator: decoded.scaleNumerator, colorProfile: decoded.colorProfile)
+    }
+
+    /// `render` from decoded rows: they go from libpng or libjpeg straight into every variant's
+    /// resampler (`Resampler.RowSink`), so memory stays a few rows plus the outputs instead of
+    /// the whole decoded image; the output is bit-identical to resampling the whole buffer.
+    private static func renderStreaming(
+        _ data: [UInt8], path: String, header: ImageHeader, variants: [ResizeOptions], decode: DecodeOptions,
+        orientation: ExifOrientation, scaleNumerator: Int, threads: Int, deadline: Deadline
+    ) throws(DecodeError) -> Rendered {
+        try ImageDecoders.checkFileSize(data, path: path, limits: decode.limits)
+        let sinks = variants.map {
+            Resampler.RowSink(
+                plan: ImageProcessors.Resize($0).resamplePlan(
+                    sourceWidth: ImageDecoders.scaledLength(header.width, numerator: scaleNumerator),
+                    sourceHeight: ImageDecoders.scaledLength(header.height, numerator: scaleNumerator),
+                    originalWidth: header.width, originalHeight: header.height,
+                    loadScale: Double(scaleNumerator) / 8, orientation: orientation, threads: threads,
+                    deadline: deadline))
+        }
+        let feed = { (row: UnsafeBufferPointer<UInt8>) in
+            for sink in sinks { sink.consume(row) }
+        }
+        let decoded: ImageDecoders.StreamedDecode
+        switch header.format {
+        case .png:
+            decoded = try ImageDecoders.PNG.decodeRows(
+                data, path: path, header: header, options: decode, deadline: deadline, consume: feed)
+        case .jpeg:
+            decoded = try ImageDecoders.JPEG.decodeRows(
+                data, path: path, options: decode, scaleNumerator: scaleNumerator, deadline: deadline, consume: feed)
+        }
+        let images = zip(variants, sinks).map {
+            ImageProcessors.Resize($0).finish($1.finish(), orientation: orientation)
+        }
+        return Rendered(
+            header: header, images: images, warnings: decoded.warnings + decoded.color.warnings,
+            scaleNumerator: scaleNumerator, colorProfile: decoded.color.profile)
+    }
+
+    /// The smallest decoded ÷ original ratio that serves every variant with `margin` times its
+    /// resolution (JPEG shrink-on-load picks its DCT scale from it).
+    static func minimumLoadScale(
+        header: ImageHeader, variants: [ResizeOptions], orientation: ExifOrientation, margin: Double
+    ) -> Double {
+        variants.map {
+            ImageProcessors.Resize($0).minimumLoadScale(
+                originalWidth: header.width, originalHeight: header.height, orientation: orientation, margin: margin)
+        }.max()!
+    }
+
+    /// Bytes a decoder holds for one file beyond rows and outputs: libjpeg's whole-image
+    /// coefficient buffer for a progressive JPEG (see `coefficientBufferBytes`), the whole image
+    /// for an interlaced PNG, 0 otherwise (rows are streamed). 0 when the header is unreadable.
+    static func decodeMemoryEstimate(_ data: [UInt8], request: ThumbnailRequest) -> Int {
+        guard let header = try? ImageDecoders.readHeader(data, path: "") else { return 0 }
+        switch header.format {
+        case .png:
+            return header.isProgressive ? header.width * header.height * 4 : 0
+        case .jpeg:
+            guard header.isProgressive else { return 0 }
+            let orientation = request.decode.autoRotate ? header.orientation : .up
+            let variants = request.scales.map { request.resize.scaled(by: $0) }
+            let scale = minimumLoadScale(
+                header: header, variants: variants, orientation: orientation, margin: request.shrinkOnLoadMargin)
+            return ImageDecoders.JPEG.coefficientBufferBytes(
+                data, scaleNumerator: ImageDecoders.scaleNumerator(forMinimumScale: scale))
+        }
     }
 }

@@ -22,6 +22,48 @@ enum ColorManagement {
         _ pixels: inout [UInt8], kind: DecodedPixelKind, source: SourceColor, options: ColorOptions,
         cache: ColorTransformCache = .shared
     ) -> Outcome {
+        let conversion = prepare(kind: kind, source: source, options: options, cache: cache)
+        conversion.apply(&pixels)
+        return conversion.outcome
+    }
+
+    /// The conversion of one image, prepared once and applied to the whole buffer or to each
+    /// row as a decoder hands it out (every step works pixel by pixel, so both give the same bytes).
+    struct Conversion: Sendable {
+        /// The steps, in order.
+        enum Step: Sendable {
+            /// Raise R, G and B to a power through a table (see `powerTable`).
+            case raise(table: [UInt8])
+            /// A Little CMS transform (or gray table) to sRGB.
+            case transform(ColorTransform)
+            /// The built-in CMYK → RGBA fallback.
+            case naiveCMYK(inverted: Bool)
+        }
+
+        var steps: [Step]
+        /// The profile and warnings the image ends up with.
+        var outcome: Outcome
+
+        /// Converts 4-byte pixels (a whole image or any run of its pixels) in place.
+        func apply(_ pixels: inout [UInt8]) {
+            for step in steps {
+                switch step {
+                case .raise(let table): ColorManagement.mapColours(&pixels, through: table)
+                case .transform(let transform): transform.apply(&pixels)
+                case .naiveCMYK(let inverted): CMYKConversion.convertToRGBA(&pixels, inverted: inverted)
+                }
+            }
+        }
+
+        /// True when `apply` leaves the pixels as they are.
+        var isIdentity: Bool { steps.isEmpty }
+    }
+
+    /// What `convert` does to pixels of `kind` from `source`, prepared once (the transform comes
+    /// from `cache`).
+    static func prepare(
+        kind: DecodedPixelKind, source: SourceColor, options: ColorOptions, cache: ColorTransformCache = .shared
+    ) -> Conversion {
         var warnings = source.warnings
         switch kind {
         case .cmyk(let inverted):
@@ -31,19 +73,21 @@ enum ColorManagement {
                     blackPointCompensation: options.blackPointCompensation)
                 switch cache.prepared(for: key) {
                 case .transform(let transform):
-                    transform.apply(&pixels)
-                    return Outcome(profile: nil, warnings: warnings)
+                    return Conversion(
+                        steps: [.transform(transform)], outcome: Outcome(profile: nil, warnings: warnings))
                 case .identity:
                     break  // cannot happen for CMYK; fall back
                 case .unusable(let reason):
                     warnings.append(SourceColor.ignored(reason))
                 }
             }
-            CMYKConversion.convertToRGBA(&pixels, inverted: inverted)
-            return Outcome(profile: nil, warnings: warnings)
+            return Conversion(
+                steps: [.naiveCMYK(inverted: inverted)], outcome: Outcome(profile: nil, warnings: warnings))
 
         case .rgb, .gray:
-            guard let profile = source.profile else { return Outcome(profile: nil, warnings: warnings) }
+            guard let profile = source.profile else {
+                return Conversion(steps: [], outcome: Outcome(profile: nil, warnings: warnings))
+            }
             let layout: SourceLayout = kind == .gray && profile.colorSpaceSignature == "GRAY" ? .grayInRGBA : .rgba
             let key = ColorTransformCache.Key(
                 profile: profile, layout: layout, intent: options.intent,
@@ -51,24 +95,29 @@ enum ColorManagement {
             let prepared = cache.prepared(for: key)
             if case .unusable(let reason) = prepared {
                 warnings.append(SourceColor.ignored(reason))
-                return Outcome(profile: nil, warnings: warnings)
+                return Conversion(steps: [], outcome: Outcome(profile: nil, warnings: warnings))
             }
-            if source.preExponent != 1 { raiseColours(&pixels, toPower: source.preExponent) }
+            var steps: [Conversion.Step] =
+                source.preExponent != 1 ? [.raise(table: powerTable(source.preExponent))] : []
             // Only an RGB profile can go into an (RGB) output file.
             if options.keepProfile, layout == .rgba {
-                return Outcome(profile: profile, warnings: warnings)
+                return Conversion(steps: steps, outcome: Outcome(profile: profile, warnings: warnings))
             }
-            if case .transform(let transform) = prepared { transform.apply(&pixels) }
-            return Outcome(profile: nil, warnings: warnings)
+            if case .transform(let transform) = prepared { steps.append(.transform(transform)) }
+            return Conversion(steps: steps, outcome: Outcome(profile: nil, warnings: warnings))
         }
     }
 
-    /// Raises R, G and B (not alpha) to `exponent` through a 256-entry table. Done on the 8-bit
-    /// values rather than as a curve inside the lcms transform: a curve in front of the profile
-    /// stops lcms from using its exact matrix-shaper path, and its sampled grid was off by up to
-    /// twenty levels where colours clip.
-    static func raiseColours(_ pixels: inout [UInt8], toPower exponent: Double) {
-        let table = (0..<256).map { UInt8((pow(Double($0) / 255, exponent) * 255).rounded()) }
+    /// The table that raises an 8-bit value to `exponent`. Applied to the 8-bit values rather
+    /// than as a curve inside the lcms transform: a curve in front of the profile stops lcms from
+    /// using its exact matrix-shaper path, and its sampled grid was off by up to twenty levels
+    /// where colours clip.
+    static func powerTable(_ exponent: Double) -> [UInt8] {
+        (0..<256).map { UInt8((pow(Double($0) / 255, exponent) * 255).rounded()) }
+    }
+
+    /// Maps R, G and B (not alpha) of 4-byte pixels through a 256-entry table.
+    static func mapColours(_ pixels: inout [UInt8], through table: [UInt8]) {
         var i = 0
         while i < pixels.count {
             pixels[i] = table[Int(pixels[i])]

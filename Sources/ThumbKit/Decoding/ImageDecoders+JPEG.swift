@@ -10,6 +10,11 @@ extension ImageDecoders {
             var isCMYK: Bool
             /// Adobe APP14 present: CMYK values are stored inverted (Photoshop's convention).
             var isAdobe: Bool
+
+            /// What the decoded pixels hold, for colour management.
+            var pixelKind: DecodedPixelKind {
+                isCMYK ? .cmyk(inverted: isAdobe) : header.components == 1 ? .gray : .rgb
+            }
         }
 
         /// libjpeg's J_COLOR_SPACE values for the file colour spaces that decode to CMYK.
@@ -41,43 +46,63 @@ extension ImageDecoders {
             let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
             let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
             let count = width * height * 4
+            // Progressive at 1/8, 2/8, 3/8: decode only what reaches the output (see
+            // ImageDecoders+ProgressiveDC.swift); at 1/8 smoothing off on both paths so they agree.
+            var pixels: [UInt8]
+            var warnings: [String] = []
+            if header.isProgressive, !options.failOnWarning,
+                let fast = decodeProgressiveFast(data, scaleNumerator: scaleNumerator)
+            {
+                try deadline.check(path: path)
+                pixels = fast
+            } else {
+                (pixels, warnings) = try decodeWithLibjpeg(
+                    data, path: path, options: options, scaleNumerator: scaleNumerator, count: count,
+                    blockSmoothing: !(scaleNumerator == 1 && header.isProgressive), deadline: deadline)
+            }
+            // Colour: embedded profile to sRGB, CMYK to RGBA (ImageDecoders+Color.swift).
+            let color = ImageDecoders.manageColor(
+                &pixels, data: data, format: .jpeg, kind: info.pixelKind, options: options)
+            return DecodedImage(
+                buffer: PixelBuffer(width: width, height: height, pixels: pixels),
+                header: header, scaleNumerator: scaleNumerator, warnings: warnings,
+                colorProfile: color.profile, colorWarnings: color.warnings)
+        }
+
+        /// libjpeg's decode of the whole file at `scaleNumerator`/8 into `count` bytes (RGBA, or
+        /// CMYK for CMYK and YCCK files), with its warnings; gives up once `deadline` has passed.
+        private static func decodeWithLibjpeg(
+            _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, count: Int,
+            blockSmoothing: Bool, deadline: Deadline
+        ) throws(DecodeError) -> (pixels: [UInt8], warnings: [String]) {
             var err = CodecMessage.buffer()
             var warn = CodecMessage.buffer()
             var warningCount: Int32 = 0
             var rc: Int32 = -1
-            var pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
+            let pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
                 var outWidth: UInt32 = 0
                 var outHeight: UInt32 = 0
                 rc = data.withUnsafeBufferPointer { src in
                     tk_jpeg_decode_until(
-                        src.baseAddress, src.count, Int32(scaleNumerator), 1, options.failOnWarning ? 1 : 0,
-                        deadline.shimValue, dst.baseAddress, count, &outWidth, &outHeight, &warningCount, &warn,
-                        &err)
+                        src.baseAddress, src.count, Int32(scaleNumerator), blockSmoothing ? 1 : 0,
+                        options.failOnWarning ? 1 : 0, deadline.shimValue, dst.baseAddress, count, &outWidth,
+                        &outHeight, &warningCount, &warn, &err)
                 }
                 // On failure the array is thrown away; claim nothing so no garbage is exposed.
                 initialized = rc == 0 ? count : 0
             }
             let warning = CodecMessage.text(warn)
             guard rc == 0 else {
-                if deadline.hasPassed { throw deadline.error(path: path) }
-                if options.failOnWarning, !warning.isEmpty {
-                    throw .warning(path: path, reason: warning)
-                }
-                throw ImageDecoders.codecFailure(CodecMessage.text(err), path: path)
+                throw ImageDecoders.shimFailure(
+                    warning: warning, error: CodecMessage.text(err), options: options, deadline: deadline, path: path)
             }
-            var warnings: [String] = []
-            if !warning.isEmpty {
-                warnings.append(warning)
-                if warningCount > 1 { warnings.append("\(warningCount - 1) more libjpeg warnings") }
-            }
-            // Colour: embedded profile to sRGB, CMYK to RGBA (ImageDecoders+Color.swift).
-            let kind: DecodedPixelKind =
-                info.isCMYK ? .cmyk(inverted: info.isAdobe) : header.components == 1 ? .gray : .rgb
-            let color = ImageDecoders.manageColor(&pixels, data: data, format: .jpeg, kind: kind, options: options)
-            return DecodedImage(
-                buffer: PixelBuffer(width: width, height: height, pixels: pixels),
-                header: header, scaleNumerator: scaleNumerator, warnings: warnings,
-                colorProfile: color.profile, colorWarnings: color.warnings)
+            return (pixels, warningLines(warning, count: warningCount))
+        }
+
+        /// A decode's warnings as log lines: the first one's text, then how many more there were.
+        static func warningLines(_ first: String, count: Int32) -> [String] {
+            guard !first.isEmpty else { return [] }
+            return count > 1 ? [first, "\(count - 1) more libjpeg warnings"] : [first]
         }
     }
 }

@@ -46,19 +46,21 @@ extension ImageDecoders {
             }
             let warning = CodecMessage.text(warn)
             guard rc == 0 else {
-                if deadline.hasPassed { throw deadline.error(path: path) }
-                if options.failOnWarning, !warning.isEmpty {
-                    throw .warning(path: path, reason: warning)
-                }
-                throw ImageDecoders.codecFailure(CodecMessage.text(err), path: path)
+                throw ImageDecoders.shimFailure(
+                    warning: warning, error: CodecMessage.text(err), options: options, deadline: deadline, path: path)
             }
             // Colour: iCCP / sRGB / gAMA / cHRM to sRGB (ImageDecoders+Color.swift).
-            let kind: DecodedPixelKind = header.components <= 2 ? .gray : .rgb
+            let kind = pixelKind(header)
             let color = ImageDecoders.manageColor(&pixels, data: data, format: .png, kind: kind, options: options)
             return DecodedImage(
                 buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels),
                 header: header, scaleNumerator: 8, warnings: warning.isEmpty ? [] : [warning],
                 colorProfile: color.profile, colorWarnings: color.warnings)
+        }
+
+        /// What the decoded RGBA pixels hold, for colour management.
+        static func pixelKind(_ header: ImageHeader) -> DecodedPixelKind {
+            header.components <= 2 ? .gray : .rgb
         }
     }
 }

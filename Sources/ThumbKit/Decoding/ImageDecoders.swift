@@ -25,11 +25,7 @@ public enum ImageDecoders {
     ) throws(DecodeError) -> DecodedImage {
         let deadline = deadline ?? options.limits.deadline()
         let format = try format(of: data, path: path)
-        if data.count > options.limits.maxFileBytes {
-            throw .overLimit(
-                path: path,
-                reason: "\(data.count) bytes exceeds the file size limit of \(options.limits.maxFileBytes) bytes")
-        }
+        try checkFileSize(data, path: path, limits: options.limits)
         switch format {
         case .png:
             return try PNG.decode(data, path: path, options: options, deadline: deadline)
@@ -68,6 +64,14 @@ public enum ImageDecoders {
         return (length * numerator + 7) / 8
     }
 
+    /// Throws `.overLimit` when `data` is larger than `limits.maxFileBytes`.
+    static func checkFileSize(_ data: [UInt8], path: String, limits: ImageLimits) throws(DecodeError) {
+        if data.count > limits.maxFileBytes {
+            throw .overLimit(
+                path: path, reason: "\(data.count) bytes exceeds the file size limit of \(limits.maxFileBytes) bytes")
+        }
+    }
+
     /// Sniffs the format or throws `.empty` / `.notAnImage`.
     static func format(of data: [UInt8], path: String) throws(DecodeError) -> ImageFormat {
         if data.isEmpty { throw .empty(path: path) }
@@ -98,4 +102,24 @@ public enum ImageDecoders {
         return .corrupt(path: path, reason: reason.isEmpty ? "decoder failed without a message" : reason)
     }
 
+    /// The error for a failed shim call: the time limit when `deadline` has passed, the
+    /// warning itself when warnings are fatal, else the library's message.
+    static func shimFailure(
+        warning: String, error: String, options: DecodeOptions, deadline: Deadline, path: String
+    ) -> DecodeError {
+        if deadline.hasPassed { return deadline.error(path: path) }
+        if options.failOnWarning, !warning.isEmpty { return .warning(path: path, reason: warning) }
+        return codecFailure(error, path: path)
+    }
+
+    /// What a row-by-row decode reports once every row has been handed out.
+    struct StreamedDecode {
+        /// Codec warnings.
+        var warnings: [String]
+        /// The colour conversion's profile and warnings (the rows were converted already).
+        var color: ColorManagement.Outcome
+    }
+
+    /// Rows between two deadline checks in the row-by-row decoders.
+    static let rowsPerDeadlineCheck = 16
 }

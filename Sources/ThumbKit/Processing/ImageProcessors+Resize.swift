@@ -32,18 +32,29 @@ extension ImageProcessors {
             _ image: PixelBuffer, originalWidth: Int, originalHeight: Int, loadScale: Double = 1,
             orientation: ExifOrientation, threads: Int = 1, deadline: Deadline = .never
         ) -> PixelBuffer {
-            let stored = Self.storedOptions(options, orientation: orientation)
-            let geometry = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
-            let rect = geometry.sourceRect.scaled(by: loadScale)
-            let out = Resampler.resample(
-                image, rect: rect, width: geometry.outputWidth, height: geometry.outputHeight,
-                kernel: options.kernel, linearLight: options.linearLight, threads: threads, deadline: deadline)
-            return finishing(out, orientation: orientation)
+            let plan = resamplePlan(
+                sourceWidth: image.width, sourceHeight: image.height, originalWidth: originalWidth,
+                originalHeight: originalHeight, loadScale: loadScale, orientation: orientation, threads: threads,
+                deadline: deadline)
+            return finish(plan.run(image), orientation: orientation)
         }
 
-        /// Turns a resampled (stored-orientation) image upright and, for `pad`, centres it on
-        /// the box.
-        func finishing(_ resampled: PixelBuffer, orientation: ExifOrientation) -> PixelBuffer {
+        /// The resampling step of `process` for a `sourceWidth` × `sourceHeight` image (the
+        /// original decoded at `loadScale`), to run on a buffer or to feed rows as they are decoded.
+        func resamplePlan(
+            sourceWidth: Int, sourceHeight: Int, originalWidth: Int, originalHeight: Int, loadScale: Double,
+            orientation: ExifOrientation, threads: Int, deadline: Deadline = .never
+        ) -> Resampler.Plan {
+            let stored = Self.storedOptions(options, orientation: orientation)
+            let geometry = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
+            return Resampler.plan(
+                sourceWidth: sourceWidth, sourceHeight: sourceHeight, rect: geometry.sourceRect.scaled(by: loadScale),
+                width: geometry.outputWidth, height: geometry.outputHeight,
+                kernel: options.kernel, linearLight: options.linearLight, threads: threads, deadline: deadline)
+        }
+
+        /// The steps of `process` after resampling: orientation, then padding for `.pad`.
+        func finish(_ resampled: PixelBuffer, orientation: ExifOrientation) -> PixelBuffer {
             var out = resampled.applying(orientation)
             if options.mode == .pad {
                 let canvasW = max(options.width, out.width)

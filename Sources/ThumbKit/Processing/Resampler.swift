@@ -37,26 +37,42 @@ enum Resampler {
         kernel: ResampleKernel, linearLight: Bool, threads: Int = 1,
         deadline: Deadline = .never
     ) -> PixelBuffer {
+        plan(
+            sourceWidth: source.width, sourceHeight: source.height, rect: rect, width: width, height: height,
+            kernel: kernel, linearLight: linearLight, threads: threads, deadline: deadline
+        ).run(source)
+    }
+
+    /// The plan for resampling `rect` of a `sourceWidth` × `sourceHeight` image to `width` ×
+    /// `height`: run it on a whole buffer (`run`) or feed it rows as they are decoded (`RowSink`).
+    static func plan(
+        sourceWidth: Int, sourceHeight: Int, rect: SourceRect, width: Int, height: Int,
+        kernel: ResampleKernel, linearLight: Bool, threads: Int = 1, deadline: Deadline = .never
+    ) -> Plan {
         precondition(width > 0 && height > 0, "Output size must be positive.")
+        precondition(sourceWidth > 0 && sourceHeight > 0, "Source size must be positive.")
         precondition(rect.width > 0 && rect.height > 0, "Source rectangle must not be empty.")
-        let kx = boxFactor(step: rect.width / Double(width), inputCount: source.width)
-        let ky = boxFactor(step: rect.height / Double(height), inputCount: source.height)
-        let reducedWidth = (source.width + kx - 1) / kx
-        let reducedHeight = (source.height + ky - 1) / ky
+        let kx = boxFactor(step: rect.width / Double(width), inputCount: sourceWidth)
+        let ky = boxFactor(step: rect.height / Double(height), inputCount: sourceHeight)
+        let reducedWidth = (sourceWidth + kx - 1) / kx
+        let reducedHeight = (sourceHeight + ky - 1) / ky
         let horizontal = ResampleWeights(
             kernel: kernel, inputCount: reducedWidth, origin: rect.x / Double(kx),
             span: rect.width / Double(kx), outputCount: width)
         let vertical = ResampleWeights(
             kernel: kernel, inputCount: reducedHeight, origin: rect.y / Double(ky),
             span: rect.height / Double(ky), outputCount: height)
-        let plan = Plan(
-            boxX: kx, boxY: ky, horizontal: horizontal, vertical: vertical,
+        return Plan(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, boxX: kx, boxY: ky,
+            horizontal: horizontal, vertical: vertical,
             transfer: linearLight ? .linear : .gamma, threads: max(1, threads), deadline: deadline)
-        return plan.run(source)
     }
 
     /// Everything the hot loops need, computed once per image.
     struct Plan: Sendable {
+        /// The size of the source the plan was made for.
+        let sourceWidth: Int
+        let sourceHeight: Int
         let boxX: Int
         let boxY: Int
         let horizontal: ResampleWeights

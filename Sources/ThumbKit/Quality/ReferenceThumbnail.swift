@@ -20,6 +20,6 @@ public enum ReferenceThumbnail {
                 upscale: options.upscale, linearLight: options.linearLight, background: options.background)
         }
         let out = ReferenceResampler.render(upright, options: resize, linearLight: options.linearLight)
-        return ImageProcessors.Resize(options).finishing(out, orientation: .up)
+        return ImageProcessors.Resize(options).finish(out, orientation: .up)
     }
 }

@@ -1,0 +1,189 @@
+// png_rows.c: a non-interlaced PNG decoded one RGBA8 row at a time (see CThumbKit.h).
+//
+// Why: libpng's simplified API (png_image_finish_read) can only write a whole image, so a
+// 5120x2880 PNG needs a 59 MB buffer before the first pixel is resampled. These functions set
+// up libpng's low-level reader with the transforms png_image_finish_read chooses for
+// PNG_FORMAT_RGBA (libpng 1.6 pngread.c, png_image_read_direct, for 8-bit non-linear output)
+// and the same error, warning and chunk handling, then hand out rows one by one. The result is
+// byte-for-byte what tk_png_decode_rgba8 gives (a test checks every decodable PngSuite file).
+// Interlaced files cannot be streamed (later passes fill in earlier rows): use
+// tk_png_decode_rgba8 for those.
+//
+// setjmp: each entry point sets the state's jump buffer before it calls libpng, so a libpng
+// error always lands in the function that is running, never in a returned frame.
+#include "CThumbKit.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tk_png_rows {
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t size;
+    size_t pos;
+    jmp_buf jump;
+    char error[TK_ERR_LEN];    // the fatal message
+    char warning[TK_ERR_LEN];  // the first warning, as the simplified API keeps it
+    int warned;
+    int fail_on_warning;
+    uint32_t width;
+    uint32_t height;
+    uint32_t next_row;
+};
+
+static void tk_rows_copy(char dst[TK_ERR_LEN], const char *msg) {
+    if (dst == NULL) return;
+    snprintf(dst, TK_ERR_LEN, "%s", msg != NULL ? msg : "");
+}
+
+static void tk_rows_read_fn(png_structp png, png_bytep out, size_t length) {
+    struct tk_png_rows *r = (struct tk_png_rows *)png_get_io_ptr(png);
+    if (length > r->size - r->pos) png_error(png, "read beyond end of data");  // simplified API's words
+    memcpy(out, r->data + r->pos, length);
+    r->pos += length;
+}
+
+static void tk_rows_error_fn(png_structp png, png_const_charp msg) {
+    struct tk_png_rows *r = (struct tk_png_rows *)png_get_error_ptr(png);
+    tk_rows_copy(r->error, msg);
+    longjmp(r->jump, 1);
+}
+
+static void tk_rows_warning_fn(png_structp png, png_const_charp msg) {
+    struct tk_png_rows *r = (struct tk_png_rows *)png_get_error_ptr(png);
+    if (!r->warned) {  // png_safe_warning keeps only the first
+        tk_rows_copy(r->warning, msg);
+        r->warned = 1;
+    }
+}
+
+static void tk_rows_free(struct tk_png_rows *r) {
+    if (r == NULL) return;
+    png_destroy_read_struct(&r->png, r->info != NULL ? &r->info : NULL, NULL);
+    free(r);
+}
+
+// The transforms png_image_read_direct sets for PNG_FORMAT_RGBA, in its order.
+static void tk_rows_set_transforms(struct tk_png_rows *r) {
+    png_structp png = r->png;
+    png_infop info = r->info;
+    int color_type = png_get_color_type(png, info);
+    int bit_depth = png_get_bit_depth(png, info);
+    int num_trans = 0;
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && png_get_valid(png, info, PNG_INFO_tRNS) != 0) {
+        png_get_tRNS(png, info, NULL, &num_trans, NULL);
+    }
+    int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || num_trans > 0;
+
+    png_set_expand(png);
+    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+    // Files without gAMA, sRGB or iCCP are sRGB-encoded, 16-bit ones included: the whole-image
+    // decoder sets PNG_IMAGE_FLAG_16BIT_sRGB, which makes the simplified API default to sRGB
+    // rather than linear for 16-bit input.
+    png_set_alpha_mode_fixed(png, PNG_ALPHA_PNG, PNG_DEFAULT_sRGB);
+    if (bit_depth == 16) png_set_scale_16(png);
+    if (!has_alpha) png_set_add_alpha(png, 255, PNG_FILLER_AFTER);
+    png_set_alpha_mode_fixed(png, PNG_ALPHA_PNG, PNG_DEFAULT_sRGB);
+
+    // png_image_skip_unused_chunks: from here on only image-data chunks are handled.
+    static const png_byte kept[] = "bKGD\0cHRM\0gAMA\0iCCP\0sBIT\0sRGB\0";
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_AS_DEFAULT, kept, (int)(sizeof(kept) / 5));
+}
+
+tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_warning, uint32_t *width,
+                               uint32_t *height, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
+    tk_rows_copy(warn, "");
+    tk_rows_copy(err, "");
+    if (data == NULL || size == 0) {
+        tk_rows_copy(err, "invalid argument");
+        return NULL;
+    }
+    struct tk_png_rows *r = calloc(1, sizeof(*r));
+    if (r == NULL) {
+        tk_rows_copy(err, "out of memory");
+        return NULL;
+    }
+    r->data = data;
+    r->size = size;
+    r->fail_on_warning = fail_on_warning;
+    r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r, tk_rows_error_fn, tk_rows_warning_fn);
+    if (r->png == NULL || (r->info = png_create_info_struct(r->png)) == NULL) {
+        tk_rows_free(r);
+        tk_rows_copy(err, "out of memory");
+        return NULL;
+    }
+    if (setjmp(r->jump)) {
+        tk_rows_copy(err, r->error);
+        tk_rows_free(r);
+        return NULL;
+    }
+    png_set_read_fn(r->png, r, tk_rows_read_fn);
+    png_set_benign_errors(r->png, 1);  // as png_image_read_header
+    png_read_info(r->png, r->info);
+    if (png_get_interlace_type(r->png, r->info) != PNG_INTERLACE_NONE) {
+        tk_rows_copy(err, "interlaced PNG cannot be read row by row");
+        tk_rows_free(r);
+        return NULL;
+    }
+    // Like tk_png_decode_rgba8: a warning in the header is reported (or fatal) straight away.
+    if (r->warned) {
+        tk_rows_copy(warn, r->warning);
+        if (fail_on_warning) {
+            tk_rows_copy(err, r->warning);
+            tk_rows_free(r);
+            return NULL;
+        }
+    }
+    tk_rows_set_transforms(r);
+    png_read_update_info(r->png, r->info);
+    if (png_get_rowbytes(r->png, r->info) != (size_t)png_get_image_width(r->png, r->info) * 4) {
+        tk_rows_copy(err, "png_read_image: invalid transformations");
+        tk_rows_free(r);
+        return NULL;
+    }
+    r->width = png_get_image_width(r->png, r->info);
+    r->height = png_get_image_height(r->png, r->info);
+    if (width != NULL) *width = r->width;
+    if (height != NULL) *height = r->height;
+    return r;
+}
+
+int tk_png_rows_next(tk_png_rows *r, uint8_t *dst, size_t dst_size, char err[TK_ERR_LEN]) {
+    tk_rows_copy(err, "");
+    if (r == NULL || dst == NULL || dst_size != (size_t)r->width * 4 || r->next_row >= r->height) {
+        tk_rows_copy(err, "invalid PNG row request");
+        return -1;
+    }
+    if (setjmp(r->jump)) {
+        tk_rows_copy(err, r->error);
+        r->next_row = r->height;  // nothing more can be read
+        return -1;
+    }
+    png_read_row(r->png, dst, NULL);
+    r->next_row += 1;
+    return 0;
+}
+
+int tk_png_rows_finish(tk_png_rows *r, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
+    tk_rows_copy(err, "");
+    if (r == NULL) {
+        tk_rows_copy(warn, "");
+        return -1;
+    }
+    tk_rows_copy(warn, r->warned ? r->warning : "");
+    int rc = 0;
+    if (r->next_row < r->height) {
+        tk_rows_copy(err, "PNG rows left unread");
+        rc = -1;
+    } else if (r->warned && r->fail_on_warning) {
+        tk_rows_copy(err, r->warning);
+        rc = -1;
+    }
+    tk_rows_free(r);
+    return rc;
+}

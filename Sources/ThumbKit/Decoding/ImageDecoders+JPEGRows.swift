@@ -1,0 +1,81 @@
+import CThumbKit
+
+extension ImageDecoders.JPEG {
+    /// Decodes a JPEG at `scaleNumerator`/8 one RGBA8 row at a time, top-down, handing each row
+    /// (ceil(width·n/8) pixels, valid only during the call) to `consume`, so the scaled image
+    /// never has to be in memory whole. The rows (colour-managed, CMYK converted), warnings and
+    /// failures are exactly those of `decode(_:path:options:scaleNumerator:deadline:)`,
+    /// progressive fast paths included (their image, small at these scales, is handed out row
+    /// by row). Gives up with `.overLimit` once `deadline` has passed.
+    static func decodeRows(
+        _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never,
+        consume: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(DecodeError) -> ImageDecoders.StreamedDecode {
+        let info = try readHeader(data, path: path)
+        let header = info.header
+        try options.limits.check(width: header.width, height: header.height, path: path)
+        let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
+        let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
+        let color = ImageDecoders.colorConversion(data: data, format: .jpeg, kind: info.pixelKind, options: options)
+        if header.isProgressive, !options.failOnWarning,
+            var pixels = decodeProgressiveFast(data, scaleNumerator: scaleNumerator)
+        {
+            try deadline.check(path: path)
+            color.apply(&pixels)
+            pixels.withUnsafeBufferPointer { all in
+                for y in 0..<height {
+                    consume(UnsafeBufferPointer(rebasing: all[(y * width * 4)..<((y + 1) * width * 4)]))
+                }
+            }
+            return ImageDecoders.StreamedDecode(warnings: [], color: color.outcome)
+        }
+        var err = CodecMessage.buffer()
+        var warn = CodecMessage.buffer()
+        var outWidth: UInt32 = 0
+        var outHeight: UInt32 = 0
+        var warningCount: Int32 = 0
+        let blockSmoothing = !(scaleNumerator == 1 && header.isProgressive)
+        // The decoder reads `data` in place: the array must stay put until finish.
+        return try data.withUnsafeBufferPointer { (src) throws(DecodeError) -> ImageDecoders.StreamedDecode in
+            guard
+                let rows = tk_jpeg_rows_begin(
+                    src.baseAddress, src.count, Int32(scaleNumerator), blockSmoothing ? 1 : 0,
+                    options.failOnWarning ? 1 : 0, deadline.shimValue, &outWidth, &outHeight, &warn, &err)
+            else {
+                throw ImageDecoders.shimFailure(
+                    warning: CodecMessage.text(warn), error: CodecMessage.text(err), options: options,
+                    deadline: deadline, path: path)
+            }
+            var rowError: String?
+            if Int(outWidth) == width, Int(outHeight) == height {
+                var row = [UInt8](repeating: 0, count: width * 4)
+                for y in 0..<height {
+                    let rc = row.withUnsafeMutableBufferPointer {
+                        tk_jpeg_rows_next(rows, $0.baseAddress, $0.count, &err)
+                    }
+                    guard rc == 0 else {
+                        rowError = CodecMessage.text(err)
+                        break
+                    }
+                    color.apply(&row)
+                    row.withUnsafeBufferPointer { consume($0) }
+                    if y % ImageDecoders.rowsPerDeadlineCheck == 0, deadline.hasPassed {
+                        rowError = "time limit exceeded"
+                        break
+                    }
+                }
+            } else {
+                rowError = "libjpeg's output size \(outWidth)x\(outHeight) differs from \(width)x\(height)"
+            }
+            let rc = tk_jpeg_rows_finish(rows, &warningCount, &warn, &err)
+            let warning = CodecMessage.text(warn)
+            if rowError != nil || rc != 0 {
+                throw ImageDecoders.shimFailure(
+                    warning: warning, error: rowError ?? CodecMessage.text(err), options: options,
+                    deadline: deadline, path: path)
+            }
+            return ImageDecoders.StreamedDecode(
+                warnings: warningLines(warning, count: warningCount), color: color.outcome)
+        }
+    }
+}

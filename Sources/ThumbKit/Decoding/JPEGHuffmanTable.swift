@@ -1,0 +1,118 @@
+/// A JPEG Huffman table (ITU T.81 annex C) ready for decoding: a 9-bit lookahead table for
+/// short codes and per-length code bounds (annex F.2.2.3) for the rest.
+///
+/// Built with the same checks libjpeg applies (`jpeg_make_d_derived_tbl`): at most 256
+/// symbols, no all-ones code and no code overflowing its length, DC symbols no larger than 15.
+struct JPEGHuffmanTable {
+    /// Bits of lookahead.
+    static let lookaheadBits = 9
+    /// Where each part of `packed` starts.
+    static let maxCodeStart = 1 << lookaheadBits
+    static let valueOffsetStart = maxCodeStart + 18
+    static let symbolsStart = valueOffsetStart + 18
+
+    /// Everything decoding needs, in one array so a scan can hand all its tables to the bit
+    /// reader as one buffer:
+    /// - `[0, 512)`: for each 9-bit prefix, `length << 8 | symbol`, or 0 when the code is longer;
+    /// - `[512, 530)`: the largest code of each length 0...17 (-1 when none; 17 is a sentinel);
+    /// - `[530, 548)`: for each length, the index of its first symbol minus its first code;
+    /// - `[548, …)`: the symbols.
+    let packed: [Int32]
+
+    /// Builds a table from DHT's 16 code counts and its symbols; nil when libjpeg would refuse it.
+    init?(counts: ArraySlice<UInt8>, symbols: ArraySlice<UInt8>, isDC: Bool) {
+        precondition(counts.count == 16, "A Huffman table has 16 code counts.")
+        let total = counts.reduce(0) { $0 + Int($1) }
+        guard total <= 256, total == symbols.count else { return nil }
+        if isDC, symbols.contains(where: { $0 > 15 }) { return nil }
+        var packed = [Int32](repeating: 0, count: Self.symbolsStart + total)
+        for length in 0..<18 { packed[Self.maxCodeStart + length] = -1 }
+        var code: Int32 = 0
+        var index: Int32 = 0
+        for (offset, count) in counts.enumerated() {
+            let length = offset + 1
+            if count > 0 {
+                packed[Self.valueOffsetStart + length] = index - code
+                for _ in 0..<Int(count) {
+                    let symbol = Int32(symbols[symbols.startIndex + Int(index)])
+                    packed[Self.symbolsStart + Int(index)] = symbol
+                    if length <= Self.lookaheadBits {
+                        // Every 9-bit prefix that starts with this code maps to it.
+                        let shift = Self.lookaheadBits - length
+                        let first = Int(code) << shift
+                        for p in first..<(first + (1 << shift)) { packed[p] = Int32(length) << 8 | symbol }
+                    }
+                    code += 1
+                    index += 1
+                }
+                packed[Self.maxCodeStart + length] = code - 1
+            }
+            // The next code must still fit in `length` bits: no code may be all ones.
+            guard code < Int32(1) << length else { return nil }
+            code <<= 1
+        }
+        packed[Self.maxCodeStart + 17] = Int32.max  // ends the search for longer codes
+        self.packed = packed
+    }
+}
+
+/// The table state a decoder tracks while walking a JPEG's segments in order: DHT, DQT and DRI
+/// may each appear before any scan and redefine what later scans use.
+struct JPEGTableState {
+    var dc: [JPEGHuffmanTable?] = [nil, nil, nil, nil]
+    var ac: [JPEGHuffmanTable?] = [nil, nil, nil, nil]
+    /// Quantisation tables as stored (zigzag order), 64 values each.
+    var quant: [[UInt16]?] = [nil, nil, nil, nil]
+    /// MCUs between restart markers; 0 for none.
+    var restartInterval = 0
+
+    /// Applies one segment's payload; false when libjpeg would reject it.
+    mutating func apply(marker: UInt8, payload p: ArraySlice<UInt8>) -> Bool {
+        switch marker {
+        case 0xC4: return applyDHT(Array(p))
+        case 0xDB: return applyDQT(Array(p))
+        case 0xDD:
+            guard p.count == 2 else { return false }
+            restartInterval = Int(p[p.startIndex]) << 8 | Int(p[p.startIndex + 1])
+            return true
+        default:
+            return true  // APPn and COM do not change decoding
+        }
+    }
+
+    private mutating func applyDHT(_ b: [UInt8]) -> Bool {
+        var i = 0
+        while i < b.count {
+            guard i + 17 <= b.count else { return false }
+            let tc = b[i] >> 4
+            let th = Int(b[i] & 15)
+            guard tc <= 1, th <= 3 else { return false }
+            let counts = b[(i + 1)..<(i + 17)]
+            let total = counts.reduce(0) { $0 + Int($1) }
+            guard total <= 256, i + 17 + total <= b.count else { return false }
+            let symbols = b[(i + 17)..<(i + 17 + total)]
+            guard let table = JPEGHuffmanTable(counts: counts, symbols: symbols, isDC: tc == 0) else { return false }
+            if tc == 0 { dc[th] = table } else { ac[th] = table }
+            i += 17 + total
+        }
+        return true
+    }
+
+    private mutating func applyDQT(_ b: [UInt8]) -> Bool {
+        var i = 0
+        while i < b.count {
+            let pq = b[i] >> 4
+            let tq = Int(b[i] & 15)
+            guard pq <= 1, tq <= 3 else { return false }
+            let size = pq == 0 ? 64 : 128
+            guard i + 1 + size <= b.count else { return false }
+            var values = [UInt16](repeating: 0, count: 64)
+            for k in 0..<64 {
+                values[k] = pq == 0 ? UInt16(b[i + 1 + k]) : UInt16(b[i + 1 + 2 * k]) << 8 | UInt16(b[i + 2 + 2 * k])
+            }
+            quant[tq] = values
+            i += 1 + size
+        }
+        return true
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import ThumbKit
+
+/// The batch scheduler's hand-out order: every file exactly once, largest first, and a heavy
+/// file put back while another heavy one is in flight comes first once the slot is free.
+struct BatchSchedulerTests {
+    @Test func handsOutEveryFileOnceInOrder() {
+        let scheduler = BatchScheduler(order: [2, 0, 1])
+        #expect(scheduler.take() == 2)
+        #expect(scheduler.take() == 0)
+        #expect(scheduler.take() == 1)
+        #expect(scheduler.take() == nil)
+    }
+
+    @Test func aSecondHeavyFileIsPutBackAndComesFirstOnceTheSlotIsFree() {
+        let scheduler = BatchScheduler(order: [0, 1, 2, 3])
+        #expect(scheduler.take() == 0)
+        #expect(scheduler.claimHeavy(0))  // worker A: heavy file 0
+        #expect(scheduler.take() == 1)
+        #expect(!scheduler.claimHeavy(1))  // worker B: heavy file 1 must wait, so it is put back
+        #expect(scheduler.take() == 2)  // B goes on with the next file
+        scheduler.releaseHeavy()  // A is done with file 0
+        #expect(scheduler.take() == 1)  // the put-back file comes before file 3
+        #expect(scheduler.claimHeavy(1))
+        #expect(scheduler.take() == 3)
+        scheduler.releaseHeavy()
+        #expect(scheduler.take() == nil)
+    }
+
+    @Test func largestFirstOrdersBySizeThenSubmission() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batch-order-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for (name, size) in [("a", 10), ("b", 30), ("c", 10), ("d", 20)] {
+            let url = folder.appendingPathComponent(name)
+            try Data(repeating: 7, count: size).write(to: url)
+            paths.append(url.path)
+        }
+        paths.append(folder.appendingPathComponent("missing").path)
+        #expect(BatchRunner.largestFirst(paths) == [1, 3, 0, 2, 4])
+        #expect(BatchRunner.handOutOrder(paths, workers: 2, stopOnError: false) == [1, 3, 0, 2, 4])
+        // One worker has nothing to balance, and "stop at the first failure" means the first listed.
+        #expect(BatchRunner.handOutOrder(paths, workers: 1, stopOnError: false) == [0, 1, 2, 3, 4])
+        #expect(BatchRunner.handOutOrder(paths, workers: 2, stopOnError: true) == [0, 1, 2, 3, 4])
+    }
+}
