@@ -71,7 +71,7 @@ extension ImageDecoders {
 
         /// libjpeg's decode of the whole file at `scaleNumerator`/8 into `count` bytes (RGBA, or
         /// CMYK for CMYK and YCCK files), with its warnings; gives up once `deadline` has passed.
-        private static func decodeWithLibjpeg(
+        static func decodeWithLibjpeg(
             _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, count: Int,
             blockSmoothing: Bool, deadline: Deadline
         ) throws(DecodeError) -> (pixels: [UInt8], warnings: [String]) {

@@ -30,24 +30,15 @@ extension ImageDecoders.PNG {
                     warning: CodecMessage.text(warn), error: CodecMessage.text(err), options: options,
                     deadline: deadline, path: path)
             }
-            var rowError: String?
+            let rowError: String?
             if Int(width) == header.width, Int(height) == header.height {
-                var row = [UInt8](repeating: 0, count: header.width * 4)
-                for y in 0..<header.height {
-                    let rc = row.withUnsafeMutableBufferPointer {
-                        tk_png_rows_next(rows, $0.baseAddress, $0.count, &err)
-                    }
-                    guard rc == 0 else {
-                        rowError = CodecMessage.text(err)
-                        break
-                    }
-                    color.apply(&row)
-                    row.withUnsafeBufferPointer { consume($0) }
-                    if y % ImageDecoders.rowsPerDeadlineCheck == 0, deadline.hasPassed {
-                        rowError = "time limit exceeded"
-                        break
-                    }
-                }
+                rowError = ImageDecoders.pumpRows(
+                    width: header.width, height: header.height, color: color, deadline: deadline,
+                    next: { row in
+                        var err = CodecMessage.buffer()
+                        let rc = tk_png_rows_next(rows, row.baseAddress, row.count, &err)
+                        return rc == 0 ? nil : CodecMessage.text(err)
+                    }, consume: consume)
             } else {
                 rowError = "header size \(width)x\(height) differs from \(header.width)x\(header.height)"
             }

@@ -218,20 +218,9 @@ extension ImageDecoders.JPEG {
         let count =
             ImageDecoders.scaledLength(width, numerator: scaleNumerator)
             * ImageDecoders.scaledLength(height, numerator: scaleNumerator) * 4
-        var err = CodecMessage.buffer()
-        var warn = CodecMessage.buffer()
-        var warnings: Int32 = 0
-        var rc: Int32 = -1
-        let pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
-            var outWidth: UInt32 = 0
-            var outHeight: UInt32 = 0
-            rc = data.withUnsafeBufferPointer { src in
-                tk_jpeg_decode(
-                    src.baseAddress, src.count, Int32(scaleNumerator), blockSmoothing ? 1 : 0, failOnWarning ? 1 : 0,
-                    dst.baseAddress, count, &outWidth, &outHeight, &warnings, &warn, &err)
-            }
-            initialized = rc == 0 ? count : 0
-        }
-        return rc == 0 ? pixels : nil
+        return try? decodeWithLibjpeg(
+            data, path: "", options: DecodeOptions(failOnWarning: failOnWarning), scaleNumerator: scaleNumerator,
+            count: count, blockSmoothing: blockSmoothing, deadline: .never
+        ).pixels
     }
 }

@@ -122,4 +122,22 @@ public enum ImageDecoders {
 
     /// Rows between two deadline checks in the row-by-row decoders.
     static let rowsPerDeadlineCheck = 16
+
+    /// The row loop of the row-by-row decoders: takes `height` rows of `width` 4-byte pixels
+    /// from `next` (a shim's next-row call: nil, or its error message), converts each with
+    /// `color` and hands it to `consume`, checking `deadline` every `rowsPerDeadlineCheck` rows.
+    /// Returns why it stopped early, or nil when every row was handed out.
+    static func pumpRows(
+        width: Int, height: Int, color: ColorManagement.Conversion, deadline: Deadline,
+        next: (UnsafeMutableBufferPointer<UInt8>) -> String?, consume: (UnsafeBufferPointer<UInt8>) -> Void
+    ) -> String? {
+        var row = [UInt8](repeating: 0, count: width * 4)
+        for y in 0..<height {
+            if let error = row.withUnsafeMutableBufferPointer({ next($0) }) { return error }
+            color.apply(&row)
+            row.withUnsafeBufferPointer { consume($0) }
+            if y % rowsPerDeadlineCheck == 0, deadline.hasPassed { return "time limit exceeded" }
+        }
+        return nil
+    }
 }

@@ -113,16 +113,11 @@ extension JPEGProgressiveCoefficients {
                                             var zeros = ~mask & band(from: k, through: se)
                                             for _ in 0..<run where zeros != 0 { zeros &= zeros &- 1 }
                                             let target = zeros == 0 ? se + 1 : zeros.trailingZeroBitCount
-                                            var passed = mask & band(from: k, through: target - 1)
-                                            while passed != 0 {
-                                                let at = passed.trailingZeroBitCount
-                                                passed &= passed &- 1
-                                                guard let more = reader.bits(1) else { return false }
-                                                let slotAt = Int(slot[at])
-                                                if more != 0 && slotAt >= 0 && value[slotAt] & p1 == 0 {
-                                                    value[slotAt] = value[slotAt] &+ (value[slotAt] >= 0 ? p1 : m1)
-                                                }
-                                            }
+                                            let passed = mask & band(from: k, through: target - 1)
+                                            guard
+                                                correct(
+                                                    passed, reader: &reader, slot: slot, value: value, p1: p1, m1: m1)
+                                            else { return false }
                                             k = target
                                             if s != 0 {
                                                 guard k <= se else { return false }
@@ -134,16 +129,10 @@ extension JPEGProgressiveCoefficients {
                                         }
                                     }
                                     if eobrun > 0 {
-                                        var passed = k <= se ? mask & band(from: k, through: se) : 0
-                                        while passed != 0 {
-                                            let at = passed.trailingZeroBitCount
-                                            passed &= passed &- 1
-                                            guard let more = reader.bits(1) else { return false }
-                                            let slotAt = Int(slot[at])
-                                            if more != 0 && slotAt >= 0 && value[slotAt] & p1 == 0 {
-                                                value[slotAt] = value[slotAt] &+ (value[slotAt] >= 0 ? p1 : m1)
-                                            }
-                                        }
+                                        let passed = k <= se ? mask & band(from: k, through: se) : 0
+                                        guard
+                                            correct(passed, reader: &reader, slot: slot, value: value, p1: p1, m1: m1)
+                                        else { return false }
                                         eobrun -= 1
                                     }
                                     flags[flagBase &+ block] = mask
@@ -155,6 +144,27 @@ extension JPEGProgressiveCoefficients {
                 }
             }
         }
+    }
+
+    /// Refinement's correction bits: one bit for each already-nonzero coefficient in `passed`
+    /// (a mask of positions); a set bit adds ±2^Al (`p1` or `m1`, by the value's sign) to a kept
+    /// coefficient that does not have it yet. False when the data runs out.
+    @inline(__always)
+    private static func correct(
+        _ passed: UInt64, reader: inout JPEGBitReader, slot: UnsafeBufferPointer<Int8>,
+        value: UnsafeMutablePointer<Int16>, p1: Int16, m1: Int16
+    ) -> Bool {
+        var passed = passed
+        while passed != 0 {
+            let at = passed.trailingZeroBitCount
+            passed &= passed &- 1
+            guard let more = reader.bits(1) else { return false }
+            let slotAt = Int(slot[at])
+            if more != 0 && slotAt >= 0 && value[slotAt] & p1 == 0 {
+                value[slotAt] = value[slotAt] &+ (value[slotAt] >= 0 ? p1 : m1)
+            }
+        }
+        return true
     }
 
     /// Bits `from`…`through` of a 64-bit mask (empty when `through` < `from`).
