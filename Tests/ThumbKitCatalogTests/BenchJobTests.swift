@@ -83,13 +83,15 @@ struct BenchJobTests {
                 [
                     "mogrify", "-path", "/o", "-define", "jpeg:size=176x176", "-thumbnail", "88x88^", "-gravity",
                     "center",
-                    "-extent", "88x88", "-background", "white", "-alpha", "remove", "-quality", "85", "-format", "jpg",
+                    "-extent", "88x88", "-background", "white", "-alpha", "remove", "-quality", "85",
+                    "-sampling-factor", "2x2", "-format", "jpg",
                     "/c/jpeg/a.jpg",
                 ],
                 [
                     "mogrify", "-path", "/o", "-define", "jpeg:size=176x176", "-thumbnail", "88x88^", "-gravity",
                     "center",
-                    "-extent", "88x88", "-background", "white", "-alpha", "remove", "-quality", "85", "-format", "jpg",
+                    "-extent", "88x88", "-background", "white", "-alpha", "remove", "-quality", "85",
+                    "-sampling-factor", "2x2", "-format", "jpg",
                     "/c/jpeg/b.jpg",
                 ],
             ]),
@@ -104,11 +106,13 @@ struct BenchJobTests {
             expected: [
                 [
                     "mogrify", "-path", "/o", "-filter", "Lanczos", "-resize", "720x", "-strip", "-quality", "80",
+                    "-sampling-factor", "2x2",
                     "-format",
                     "jpg", "/c/jpeg/a.jpg",
                 ],
                 [
                     "mogrify", "-path", "/o", "-filter", "Lanczos", "-resize", "720x", "-strip", "-quality", "80",
+                    "-sampling-factor", "2x2",
                     "-format",
                     "jpg", "/c/jpeg/b.jpg",
                 ],
@@ -119,12 +123,12 @@ struct BenchJobTests {
                 [
                     "gm", "mogrify", "-output-directory", "/o", "-size", "1440x1440", "-filter", "Lanczos", "-resize",
                     "720x",
-                    "+profile", "*", "-quality", "80", "-format", "jpg", "a.jpg",
+                    "+profile", "*", "-quality", "80", "-sampling-factor", "2x2", "-format", "jpg", "a.jpg",
                 ],
                 [
                     "gm", "mogrify", "-output-directory", "/o", "-size", "1440x1440", "-filter", "Lanczos", "-resize",
                     "720x",
-                    "+profile", "*", "-quality", "80", "-format", "jpg", "b.jpg",
+                    "+profile", "*", "-quality", "80", "-sampling-factor", "2x2", "-format", "jpg", "b.jpg",
                 ],
             ]),
         Row(
