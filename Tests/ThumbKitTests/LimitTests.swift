@@ -196,6 +196,43 @@ struct LimitTests {
         #expect(cut.width == 8 && cut.height == 8 && cut.pixels.allSatisfy { $0 == 0 })
     }
 
+    @Test func theStreamingResamplerAlsoStopsOnceTheDeadlineHasPassed() {
+        // One thread: the rows go through a RowSink, checked every chunk of rows.
+        let source = PixelBuffer(width: 64, height: 64, fill: RGBA(200, 100, 50))
+        let rect = SourceRect(x: 0, y: 0, width: 64, height: 64)
+        let cut = Resampler.resample(
+            source, rect: rect, width: 8, height: 8, kernel: .lanczos3, linearLight: false, threads: 1,
+            deadline: Self.passed)
+        #expect(cut.width == 8 && cut.height == 8 && cut.pixels.allSatisfy { $0 == 0 })
+    }
+
+    @Test(arguments: [ImageFormat.png, .jpeg])
+    func theRowDecodersStopOnceTheDeadlineHasPassed(_ format: ImageFormat) throws {
+        let data = try Self.encoded(format)
+        let header = try ImageDecoders.readHeader(data, path: "slow")
+        var rows = 0
+        let error = #expect(throws: DecodeError.self) {
+            switch format {
+            case .png:
+                _ = try ImageDecoders.PNG.decodeRows(
+                    data, path: "slow", header: header, options: DecodeOptions(), deadline: Self.passed
+                ) { _ in rows += 1 }
+            case .jpeg:
+                _ = try ImageDecoders.JPEG.decodeRows(
+                    data, path: "slow", options: DecodeOptions(), scaleNumerator: 8, deadline: Self.passed
+                ) { _ in rows += 1 }
+            }
+        }
+        #expect(error == .overLimit(path: "slow", reason: "took longer than the time limit of 1 s"))
+        #expect(rows <= 1)  // libjpeg may stop before the first row; the row loop after it
+        // And a whole thumbnail on one thread (the streaming path) reports the same.
+        let render = #expect(throws: DecodeError.self) {
+            try Thumbnailer.render(
+                data, path: "slow", variants: [ResizeOptions(width: 8, height: 8)], threads: 1, deadline: Self.passed)
+        }
+        #expect(render == .overLimit(path: "slow", reason: "took longer than the time limit of 1 s"))
+    }
+
     @Test func aBatchOverItsTimeBudgetFailsEachFileAndGoesOn() throws {
         let dir = try TestBinary.temporaryDirectory("tk-limit")
         defer { try? FileManager.default.removeItem(at: dir) }
