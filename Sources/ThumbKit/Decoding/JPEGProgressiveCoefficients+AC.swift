@@ -36,18 +36,13 @@ extension JPEGProgressiveCoefficients {
                             var reader = JPEGBitReader(src, data: scan.data)
                             let huffman = tbl.baseAddress!
                             var eobrun = 0
-                            var restartsToGo = restartInterval
-                            var nextRestart = 0
+                            var restarts = JPEGRestartSchedule(interval: restartInterval)
                             for by in 0..<high {
                                 for bx in 0..<wide {
-                                    if restartInterval > 0 {
-                                        if restartsToGo == 0 {
-                                            guard reader.restart(expecting: nextRestart) else { return false }
-                                            nextRestart = (nextRestart + 1) & 7
-                                            restartsToGo = restartInterval
-                                            eobrun = 0
-                                        }
-                                        restartsToGo -= 1
+                                    switch restarts.beforeMCU(&reader) {
+                                    case .within: break
+                                    case .restarted: eobrun = 0
+                                    case .failed: return false
                                     }
                                     let block = by &* stride &+ bx
                                     let value = values.baseAddress! + (valueBase &+ block &* blockSize)

@@ -38,21 +38,16 @@ extension JPEGProgressiveCoefficients {
                             let rowStart = predictions + 4
                             predictions.update(repeating: 0, count: 4)
                             var reader = JPEGBitReader(src, data: scan.data)
-                            var restartsToGo = restartInterval
-                            var nextRestart = 0
+                            var restarts = JPEGRestartSchedule(interval: restartInterval)
                             let table = tbl.baseAddress!
                             let coefficient = out.baseAddress!
                             for my in 0..<mcuRows {
                                 for b in 0..<blocks { rowStart[b] = lane[b * 5] &+ my &* lane[b * 5 + 1] }
                                 for mx in 0..<mcusPerRow {
-                                    if restartInterval > 0 {
-                                        if restartsToGo == 0 {
-                                            guard reader.restart(expecting: nextRestart) else { return false }
-                                            nextRestart = (nextRestart + 1) & 7
-                                            restartsToGo = restartInterval
-                                            predictions.update(repeating: 0, count: 4)
-                                        }
-                                        restartsToGo -= 1
+                                    switch restarts.beforeMCU(&reader) {
+                                    case .within: break
+                                    case .restarted: predictions.update(repeating: 0, count: 4)
+                                    case .failed: return false
                                     }
                                     for b in 0..<blocks {
                                         let index = rowStart[b] &+ mx &* lane[b * 5 + 2]
