@@ -210,3 +210,33 @@ struct InboxIngestorTests {
         #expect(IngestUndo(reasonText: "not undo data") == nil)
     }
 }
+
+/// A watcher killed inside `RejectedFolder.reject`, after the move and before the note's rename,
+/// leaves the file in `.rejected/` without its note and the note's temporary file beside it.
+struct RejectedNoteRepairTests {
+    @Test func aRestartWritesTheMissingNoteFromTheCatalogAndClearsTheTemporary() throws {
+        let inbox = try Inbox()
+        let bytes = Array("not an image".utf8)
+        try inbox.drop("bugs/Cut.jpg", bytes)
+        #expect(inbox.ingestor.ingest("bugs/Cut.jpg").map(\.event) == [.rejected])
+        let folder = inbox.workspace.path("inbox/.rejected")
+        let note = try String(contentsOfFile: folder + "/Cut.jpg.error.txt", encoding: .utf8)
+        // Undo the note's rename, as a kill before it would have left things.
+        try FileManager.default.removeItem(atPath: folder + "/Cut.jpg.error.txt")
+        try Data(note.utf8).write(to: URL(fileURLWithPath: folder + "/.Cut.jpg.error.txt.tmp-2147483646-1"))
+        // And a file moved here whose failure the catalog never saw.
+        try Data("stray".utf8).write(to: URL(fileURLWithPath: folder + "/Stray.png"))
+
+        let events = inbox.ingestor.repairRejectedNotes()
+        #expect(events.map(\.event) == [.recovered, .recovered])
+        #expect(inbox.rejectedNames() == ["Cut.jpg", "Cut.jpg.error.txt", "Stray.png", "Stray.png.error.txt"])
+        let repaired = try String(contentsOfFile: folder + "/Cut.jpg.error.txt", encoding: .utf8)
+        // The same first lines as the note the interrupted reject was writing.
+        #expect(repaired.split(separator: "\n").prefix(2) == note.split(separator: "\n").prefix(2))
+        #expect(repaired.hasPrefix("bugs/Cut.jpg: "))
+        let stray = try String(contentsOfFile: folder + "/Stray.png.error.txt", encoding: .utf8)
+        #expect(stray.hasPrefix("Stray.png: the reason was lost"))
+        // A second start finds nothing to do.
+        #expect(inbox.ingestor.repairRejectedNotes().isEmpty)
+    }
+}

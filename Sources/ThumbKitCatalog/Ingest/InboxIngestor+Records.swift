@@ -200,6 +200,26 @@ extension InboxIngestor {
         return events
     }
 
+    /// Writes the `.error.txt` notes an earlier watcher of this inbox was killed before writing
+    /// (the file was already in `.rejected/`), with the reason the catalog recorded for the same
+    /// bytes, and removes its temporary note files.
+    public func repairRejectedNotes() -> [IngestEvent] {
+        let failures = (try? store.read { tx in try tx.ingestedFiles(status: .failed) }) ?? []
+        let prefix = absoluteInbox == "/" ? "/" : absoluteInbox + "/"
+        let repaired = rejected.repairNotes { sha256 in
+            // The latest failure of these bytes in this inbox.
+            guard let row = failures.last(where: { $0.sha256 == sha256 && $0.path.hasPrefix(prefix) }) else {
+                return nil
+            }
+            return (String(row.path.dropFirst(prefix.count)), row.reason)
+        }
+        return repaired.map { name in
+            IngestEvent(
+                .recovered, path: shown(absolute: rejected.folder + "/" + name),
+                reason: "wrote the note the previous watcher left unwritten")
+        }
+    }
+
     /// The image of the record `ref` names, if the record exists.
     static func find(_ ref: RecordRef, in tx: CatalogTransaction) throws(CatalogError) -> ImageRef? {
         switch ref.kind {

@@ -34,13 +34,40 @@ struct RejectedFolder: Sendable {
         }
         let target = freeName(for: name)
         try FileMover.move(path, to: target)
+        writeNote(for: target, origin: origin, reason: reason, sha256: sha256)
+        return target
+    }
+
+    /// Finishes what a watcher killed inside `reject` left behind: its temporary note files go,
+    /// and each file here without a note gets one, from `known(sha256)` (the catalog's record of
+    /// the failure: where the file came from and why) or saying the reason was lost. Returns the
+    /// names of the files whose notes were written.
+    func repairNotes(known: (String) -> (origin: String, reason: String)?) -> [String] {
+        _ = FileIO.removeStaleTemporaries(in: folder)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        let present = Set(names)
+        var repaired: [String] = []
+        for name in names.sorted()
+        where !name.hasPrefix(".") && !name.hasSuffix(".error.txt") && !present.contains(name + ".error.txt") {
+            let path = folder + "/" + name
+            let sha256 = (try? ContentHash.sha256(ofFileAt: path)) ?? ""
+            let failure = known(sha256)
+            writeNote(
+                for: path, origin: failure?.origin ?? name,
+                reason: failure?.reason ?? "the reason was lost: the watcher stopped before writing this note",
+                sha256: sha256)
+            repaired.append(name)
+        }
+        return repaired
+    }
+
+    /// Writes `<path>.error.txt`. A note that cannot be written is not worth failing over: the
+    /// file is safe, and the event line and the catalog both carry the reason.
+    private func writeNote(for path: String, origin: String, reason: String, sha256: String) {
         var note = "\(origin): \(reason)\n"
         if !sha256.isEmpty { note += "sha256: \(sha256)\n" }
         note += "rejected: \(Timestamp.string(from: Date())) by thumbkit watch\n"
-        // A note that cannot be written is not worth failing over: the file is safe, and the
-        // event line and the catalog both carry the reason.
-        try? FileIO.writeAtomically(Array(note.utf8), to: target + ".error.txt")
-        return target
+        try? FileIO.writeAtomically(Array(note.utf8), to: path + ".error.txt")
     }
 
     /// `<folder>/<name>`, or the first of `<stem> (2).<ext>`, `<stem> (3).<ext>`, … for which

@@ -122,6 +122,7 @@ public final class WatchSession {
     /// `once`, until everything that was in the inbox has been handled. Returns what it did.
     public func run() -> Summary {
         for event in ingestor.recoverPending() { emit(event) }
+        for event in ingestor.repairRejectedNotes() { emit(event) }
         rescan(now: Self.now())
         let how = [
             watcher.modeDescription, "settle \(WatchOptions.formatSeconds(options.settleSeconds)) s",
