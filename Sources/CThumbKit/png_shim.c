@@ -63,6 +63,37 @@ static void tk_png_silent_warning_fn(png_structp png, png_const_charp msg) {
     (void)msg;
 }
 
+// A low-level reader over `reader`'s memory with silent warnings, and its info struct; NULL
+// (with `err` set) when out of memory.
+static png_structp tk_png_create_reader(tk_png_reader *reader, png_infop *info, char err[TK_ERR_LEN]) {
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, tk_png_error_fn,
+                                             tk_png_silent_warning_fn);
+    *info = png != NULL ? png_create_info_struct(png) : NULL;
+    if (*info == NULL) {
+        if (png != NULL) png_destroy_read_struct(&png, NULL, NULL);
+        tk_copy_message(err, "out of memory");
+        return NULL;
+    }
+    return png;
+}
+
+// Reads the chunks before the first IDAT, with the chunk limits above, skipping the `count`
+// ancillary chunks named in `skipped` and every unknown one. Skipping reads a chunk in small
+// pieces, whereas handling some (pCAL, sCAL, sPLT) first allocates the declared length: 57 bytes
+// declaring a 1 GB pCAL would cost a 1 GB allocation; text chunks would also be inflated.
+// Errors longjmp to `reader->jump`, which the caller has set.
+static void tk_png_read_info_skipping(png_structp png, png_infop info, tk_png_reader *reader,
+                                      const png_byte *skipped, int count) {
+    png_set_read_fn(png, reader, tk_png_read_fn);
+    // The simplified reader treats benign errors as warnings; these readers must agree.
+    png_set_benign_errors(png, 1);
+    png_set_chunk_malloc_max(png, TK_PNG_CHUNK_MALLOC_MAX);
+    png_set_chunk_cache_max(png, TK_PNG_CHUNK_CACHE_MAX);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, count);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);  // and unknown ones
+    png_read_info(png, info);
+}
+
 int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, char err[TK_ERR_LEN]) {
     tk_copy_message(err, "");
     if (data == NULL || out == NULL || size < 8) {
@@ -74,36 +105,17 @@ int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, cha
         return -1;
     }
     tk_png_reader reader = {.data = data, .size = size, .pos = 0, .err = err};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, tk_png_error_fn,
-                                             tk_png_silent_warning_fn);
-    if (png == NULL) {
-        tk_copy_message(err, "out of memory");
-        return -1;
-    }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
-        tk_copy_message(err, "out of memory");
-        return -1;
-    }
+    png_infop info = NULL;
+    png_structp png = tk_png_create_reader(&reader, &info, err);
+    if (png == NULL) return -1;
     if (setjmp(reader.jump)) {
         png_destroy_read_struct(&png, &info, NULL);
         return -1;
     }
-    png_set_read_fn(png, &reader, tk_png_read_fn);
-    // The simplified reader treats benign errors as warnings; the header reader must agree.
-    png_set_benign_errors(png, 1);
-    png_set_chunk_malloc_max(png, TK_PNG_CHUNK_MALLOC_MAX);
-    png_set_chunk_cache_max(png, TK_PNG_CHUNK_CACHE_MAX);
-    // Skip every ancillary chunk the header does not report. Skipping reads a chunk in small
-    // pieces, whereas handling some of them (pCAL, sCAL, sPLT) first allocates the declared
-    // length: 57 bytes declaring a 1 GB pCAL would cost a 1 GB allocation. Text chunks would
-    // also be inflated. Only tRNS and iCCP are kept.
+    // Only tRNS and iCCP are kept: the header reports nothing else.
     static const png_byte skipped[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0"
                                       "sBIT\0sCAL\0sPLT\0sRGB\0sTER\0tEXt\0tIME\0zTXt\0";
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof(skipped) / 5));
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);  // and unknown ones
-    png_read_info(png, info);
+    tk_png_read_info_skipping(png, info, &reader, skipped, (int)(sizeof(skipped) / 5));
 
     memset(out, 0, sizeof(*out));
     out->width = png_get_image_width(png, info);
@@ -258,33 +270,18 @@ int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8
     }
     memset(out, 0, sizeof(*out));
     tk_png_reader reader = {.data = data, .size = size, .pos = 0, .err = err};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, tk_png_error_fn,
-                                             tk_png_silent_warning_fn);
-    if (png == NULL) {
-        tk_copy_message(err, "out of memory");
-        return -1;
-    }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_read_struct(&png, NULL, NULL);
-        tk_copy_message(err, "out of memory");
-        return -1;
-    }
+    png_infop info = NULL;
+    png_structp png = tk_png_create_reader(&reader, &info, err);
+    if (png == NULL) return -1;
     if (setjmp(reader.jump)) {
         png_destroy_read_struct(&png, &info, NULL);
         return -1;
     }
-    png_set_read_fn(png, &reader, tk_png_read_fn);
-    png_set_benign_errors(png, 1);
-    png_set_chunk_malloc_max(png, TK_PNG_CHUNK_MALLOC_MAX);
-    png_set_chunk_cache_max(png, TK_PNG_CHUNK_CACHE_MAX);
     // As in tk_png_read_header, but gAMA, cHRM, sRGB and iCCP are read (all small, or bounded
     // by the chunk limit above) and tRNS is not needed.
     static const png_byte skipped[] = "bKGD\0eXIf\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0"
                                       "sPLT\0sTER\0tEXt\0tIME\0tRNS\0zTXt\0";
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof(skipped) / 5));
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
-    png_read_info(png, info);
+    tk_png_read_info_skipping(png, info, &reader, skipped, (int)(sizeof(skipped) / 5));
 
     int intent = 0;
     if (png_get_sRGB(png, info, &intent) != 0) {
