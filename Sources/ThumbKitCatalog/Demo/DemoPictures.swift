@@ -152,6 +152,15 @@ enum DemoPictures {
             let d = inner * random(0...1).squareRoot()
             return (cx + cos(a) * d, cy + sin(a) * d)
         }
+        // Small dots at random spots (herbs, crumbs). A nested function, so that `spot` and the
+        // sizes draw from `random` one after the other: passing `&random` to a function that
+        // also calls `spot` overlapped two accesses to it (a runtime exclusivity violation).
+        func sprinkle(_ paint: Paint, count: Int) {
+            for _ in 0..<count {
+                let p = spot()
+                canvas.ellipse(p.0, p.1, random(2...4), random(2...4), paint)
+            }
+        }
         switch style {
         case .chicken:
             for _ in 0..<5 {
@@ -161,7 +170,7 @@ enum DemoPictures {
                 canvas.ellipse(p.0, p.1, size, size * 0.7, angle: turn, Paint(0x8A4E1C))
                 canvas.ellipse(p.0 - 4, p.1 - 4, size * 0.9, size * 0.6, angle: turn, Paint(0xD08A3A))
             }
-            sprinkle(&canvas, &random, Paint(0x3D7A2A), count: 60, spot)
+            sprinkle(Paint(0x3D7A2A), count: 60)
         case .beef:
             for i in 0..<6 {
                 let a = Double(i) / 6 * 2 * .pi + random(-0.2...0.2)
@@ -178,7 +187,7 @@ enum DemoPictures {
                 canvas.ellipse(p.0, p.1, 70, 42, angle: turn, Paint(0xE8B9A0))
                 canvas.line((p.0 - 50, p.1), (p.0 - 100, p.1 - 10), thickness: 16, Paint(0xF3EBDD))
             }
-            sprinkle(&canvas, &random, Paint(0xE0A030), count: 40, spot)
+            sprinkle(Paint(0xE0A030), count: 40)
         case .seafood:
             canvas.ellipse(cx - inner * 0.4, cy - inner * 0.3, 50, 28, angle: 0.4, Paint(0xF2D94E))  // Lemon.
             for _ in 0..<7 {
@@ -205,7 +214,7 @@ enum DemoPictures {
                 }
             }
             canvas.ellipse(cx, cy, 70, 60, soft: 8, Paint(0xB3261E, alpha: 0.9))
-            sprinkle(&canvas, &random, Paint(0xF8F4E0), count: 50, spot)
+            sprinkle(Paint(0xF8F4E0), count: 50)
         case .salad:
             for _ in 0..<18 {
                 let p = spot()
@@ -226,16 +235,6 @@ enum DemoPictures {
         }
         canvas.grain(0.03, seed: seed)
         return canvas.image()
-    }
-
-    private static func sprinkle(
-        _ canvas: inout DemoCanvas, _ random: inout DemoRandom, _ paint: Paint, count: Int,
-        _ spot: () -> (Double, Double)
-    ) {
-        for _ in 0..<count {
-            let p = spot()
-            canvas.ellipse(p.0, p.1, random(2...4), random(2...4), paint)
-        }
     }
 
     /// A five-pointed star icon on transparency: `fill` inside an `outline` border.
