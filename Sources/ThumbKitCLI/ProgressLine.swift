@@ -1,4 +1,4 @@
-import Synchronization
+import ThumbKit
 
 /// One status line (`[12/40] IMG_0042.jpg`) redrawn in place with `\r` on stderr — only when
 /// that output is a terminal; otherwise ``update(_:)`` and ``finish()`` do nothing, so logs and
@@ -17,7 +17,7 @@ public final class ProgressLine: Sendable {
     public let output: TextOutput
     /// Longest text drawn; longer text is cut so the line never wraps (which would break `\r`).
     public let maxLength: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A progress line on `output`, cut to the terminal width (or `width` when given, or 80).
     public init(output: TextOutput = .standardError, width: Int? = nil) {

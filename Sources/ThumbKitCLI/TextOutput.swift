@@ -1,4 +1,4 @@
-import Synchronization
+import ThumbKit
 
 #if canImport(Glibc)
     import Glibc
@@ -25,7 +25,7 @@ public final class TextOutput: Sendable, TextOutputStream {
     /// Whether the output is a terminal (decides colour and progress lines).
     public let isTerminal: Bool
     /// Captured text (buffers only); also serialises descriptor writes.
-    private let buffer = Mutex("")
+    private let buffer = Locked("")
 
     /// Writes to `fileDescriptor`; `isTerminal` comes from `isatty`.
     public init(fileDescriptor: Int32) {

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
+import ThumbKit
 import ThumbKitCatalog
 import ThumbKitTestSupport
 
@@ -125,5 +125,5 @@ final class WatchProcess: Sendable {
 
 /// Text read from a pipe, shared with the thread that reads it.
 private final class TextBuffer: Sendable {
-    let text = Mutex("")
+    let text = Locked("")
 }

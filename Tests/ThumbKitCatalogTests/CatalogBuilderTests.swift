@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import ThumbKit
 
@@ -122,7 +121,7 @@ struct CatalogBuilderTests {
         let broken = try fixture.workspace.write(
             "img/broken.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2])
         try fixture.store.write { try $0.addBug(title: "Broken", image: try ImageRef.load(path: broken)) }
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let report = fixture.builder().build(onFailure: { line in lines.withLock { $0.append(line) } })
         #expect(report.failed == 1)
         #expect(report.failures.count == 1 && report.failures[0].hasPrefix(broken + ": "))
@@ -199,7 +198,7 @@ struct CatalogBuilderTests {
         let fixture = try Fixture(assets: true)
         // Three connections, as three processes would have: a full build and two record builds.
         let stores = try (0..<3).map { _ in try fixture.workspace.store() }
-        let reports = Mutex<[BuildReport]>([])
+        let reports = Locked<[BuildReport]>([])
         let out = fixture.out
         DispatchQueue.concurrentPerform(iterations: 3) { index in
             let builder = CatalogBuilder(store: stores[index], outputDirectory: out, jobs: 1)

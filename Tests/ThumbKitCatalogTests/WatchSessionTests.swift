@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import ThumbKit
 import ThumbKitTestSupport
@@ -21,8 +20,11 @@ struct WatchSessionTests {
     }()
 
     private final class Log: Sendable {
-        let events = Mutex<[IngestEvent]>([])
-        var all: [IngestEvent] { events.withLock { $0 } }
+        let events = Locked<[IngestEvent]>([])
+        /// A copy made under the lock (`map`, not the array itself): a shared buffer would be
+        /// read here while the session's next append decides, from its reference count, whether
+        /// it may write in place, which ThreadSanitizer reports as a race.
+        var all: [IngestEvent] { events.withLock { $0.map { $0 } } }
         func paths(_ kind: IngestEvent.Kind) -> [String] { all.filter { $0.event == kind }.compactMap(\.path) }
     }
 
@@ -88,7 +90,7 @@ struct WatchSessionTests {
         let session = try session(
             workspace, WatchOptions(settleSeconds: 0.05, pollSeconds: 0.05), store: store, control: control, log: log)
         let finished = DispatchSemaphore(value: 0)
-        let result = Mutex<WatchSession.Summary?>(nil)
+        let result = Locked<WatchSession.Summary?>(nil)
         nonisolated(unsafe) let running = session  // Handed to the thread and used only there from now on.
         Thread {
             let summary = running.run()

@@ -49,7 +49,7 @@ public struct BatchRunner: Sendable {
         }
         let stopped = Atomic<Bool>(false)
         let done = Atomic<Int>(0)
-        let results = Mutex<[BatchItem?]>(Array(repeating: nil, count: files.count))
+        let results = Locked<[BatchItem?]>(Array(repeating: nil, count: files.count))
         let workers = min(jobs, max(1, files.count))
         // Fewer images than workers: give the spare threads to each image's rows.
         let rowThreads = max(1, jobs / workers)

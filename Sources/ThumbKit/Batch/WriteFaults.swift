@@ -18,7 +18,7 @@ enum WriteFaults {
     static let environmentKey = "THUMBKIT_FAULT_ENOSPC_AFTER_BYTES"
 
     /// Bytes left before ENOSPC, by folder prefix (with a trailing slash).
-    private static let budgets = Mutex<[String: Int]>(initialBudgets())
+    private static let budgets = Locked<[String: Int]>(initialBudgets())
 
     private static func initialBudgets() -> [String: Int] {
         guard let text = ProcessInfo.processInfo.environment[environmentKey], let bytes = Int(text), bytes >= 0

@@ -33,7 +33,7 @@ final class ColorTransformCache: Sendable {
     /// Most entries kept; a batch that exceeds it (every file its own profile) starts over.
     static let capacity = 64
 
-    private let entries = Mutex<[Key: Prepared]>([:])
+    private let entries = Locked<[Key: Prepared]>([:])
     private let builds = Atomic<Int>(0)
 
     init() {}

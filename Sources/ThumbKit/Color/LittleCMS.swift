@@ -1,5 +1,4 @@
 import CLCMS2
-import Synchronization
 
 /// ThumbKit's one way into Little CMS 2: a private context whose error handler records lcms's
 /// messages instead of printing them, the pixel formats ThumbKit uses, and the few profile
@@ -16,7 +15,7 @@ final class LittleCMS: Sendable {
     /// lcms, which may use one context from several threads (its state is set up here, once).
     private nonisolated(unsafe) let context: cmsContext
     /// Serialises `withErrors` calls.
-    private let calls = Mutex(())
+    private let calls = Locked(())
 
     private init() {
         // The instance lives for the whole process, so an unretained pointer stays valid.
@@ -97,7 +96,7 @@ final class LittleCMS: Sendable {
 /// through the context's user-data pointer.
 private final class MessageSink: Sendable {
     static let shared = MessageSink()
-    private let messages = Mutex<[String]>([])
+    private let messages = Locked<[String]>([])
 
     func record(_ text: String) {
         messages.withLock { if $0.count < 8 { $0.append(text) } }

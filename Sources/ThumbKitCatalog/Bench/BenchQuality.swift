@@ -72,7 +72,7 @@ public enum BenchQuality {
         progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) -> [String: [String: Score]] {
         guard !files.isEmpty, !targets.isEmpty else { return [:] }
-        let perFile = Mutex([[String: [String: Score]]](repeating: [:], count: files.count))
+        let perFile = Locked([[String: [String: Score]]](repeating: [:], count: files.count))
         let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
         let lanes = max(1, min(threads, files.count))

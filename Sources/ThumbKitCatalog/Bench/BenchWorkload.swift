@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThumbKit
 
 /// The processes one timed run of one tool starts, and how many run at once: one process for a
 /// tool that threads itself, halves of the file list for `mogrify`, one process per file for
@@ -23,7 +24,7 @@ public struct BenchWorkload: Sendable, Hashable {
     /// `wait4` never holds back another.
     public func run(logPath: String? = nil) -> BenchMeasurement {
         let next = Atomic<Int>(0)
-        let results = Mutex<[Int: Result<ProcessTimer.Measurement, ProcessTimer.LaunchError>]>([:])
+        let results = Locked<[Int: Result<ProcessTimer.Measurement, ProcessTimer.LaunchError>]>([:])
         let invocations = self.invocations
         let start = DispatchTime.now().uptimeNanoseconds
         let group = DispatchGroup()

@@ -132,7 +132,7 @@ public struct CatalogBuilder: Sendable {
     ) -> BuildReport {
         let total = work.count
         let done = Atomic<Int>(0)
-        let merged = Mutex(BuildReport())
+        let merged = Locked(BuildReport())
         let builder = self
         let style = recipes.ratingStrip
         @Sendable func perform(_ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int) {

@@ -1,4 +1,4 @@
-import Synchronization
+import ThumbKit
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +18,7 @@ public final class WatchControl: Sendable {
         var completions: [Completion] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The pipe's read end (non-blocking), polled by the loop.
     let wakeDescriptor: Int32
     private let wakeWriter: Int32

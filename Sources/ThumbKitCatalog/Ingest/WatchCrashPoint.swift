@@ -1,4 +1,4 @@
-import Synchronization
+import ThumbKit
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +15,7 @@ public final class _WatchCrashPoint: Sendable {
 
     let phase: String
     let count: Int
-    private let reached = Mutex(0)
+    private let reached = Locked(0)
 
     /// The crash point the environment asks for, or nil (unset or malformed).
     public init?(environment: [String: String]) {
