@@ -63,61 +63,50 @@ static void tk_png_silent_warning_fn(png_structp png, png_const_charp msg) {
     (void)msg;
 }
 
-// A low-level reader over `reader`'s memory with silent warnings, and its info struct; NULL
-// (with `err` set) when out of memory.
-static png_structp tk_png_create_reader(tk_png_reader *reader, png_infop *info, char err[TK_ERR_LEN]) {
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, tk_png_error_fn,
+// What a chunk reader takes from libpng's parse of the chunks before the first IDAT. It must not
+// call a libpng function that can fail; it returns 0, or -1 with `err` set.
+typedef int (*tk_png_info_taker)(png_structp png, png_infop info, void *context, char err[TK_ERR_LEN]);
+
+// Reads the chunks of `data` before the first IDAT with a low-level reader over memory (silent
+// warnings, benign errors as the simplified reader treats them, the chunk limits above), skipping
+// the `count` ancillary chunks named in `skipped` and every unknown one, and hands the result to
+// `take`. Skipping reads a chunk in small pieces, whereas handling some (pCAL, sCAL, sPLT) first
+// allocates the declared length: 57 bytes declaring a 1 GB pCAL would cost a 1 GB allocation;
+// text chunks would also be inflated.
+static int tk_png_read_info(const uint8_t *data, size_t size, const png_byte *skipped, int count,
+                            tk_png_info_taker take, void *context, char err[TK_ERR_LEN]) {
+    if (data == NULL || size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        tk_copy_message(err, "Not a PNG file");
+        return -1;
+    }
+    tk_png_reader reader = {.data = data, .size = size, .pos = 0, .err = err};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader, tk_png_error_fn,
                                              tk_png_silent_warning_fn);
-    *info = png != NULL ? png_create_info_struct(png) : NULL;
-    if (*info == NULL) {
+    png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
+    if (info == NULL) {
         if (png != NULL) png_destroy_read_struct(&png, NULL, NULL);
         tk_copy_message(err, "out of memory");
-        return NULL;
+        return -1;
     }
-    return png;
-}
-
-// Reads the chunks before the first IDAT, with the chunk limits above, skipping the `count`
-// ancillary chunks named in `skipped` and every unknown one. Skipping reads a chunk in small
-// pieces, whereas handling some (pCAL, sCAL, sPLT) first allocates the declared length: 57 bytes
-// declaring a 1 GB pCAL would cost a 1 GB allocation; text chunks would also be inflated.
-// Errors longjmp to `reader->jump`, which the caller has set.
-static void tk_png_read_info_skipping(png_structp png, png_infop info, tk_png_reader *reader,
-                                      const png_byte *skipped, int count) {
-    png_set_read_fn(png, reader, tk_png_read_fn);
-    // The simplified reader treats benign errors as warnings; these readers must agree.
+    if (setjmp(reader.jump)) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return -1;
+    }
+    png_set_read_fn(png, &reader, tk_png_read_fn);
     png_set_benign_errors(png, 1);
     png_set_chunk_malloc_max(png, TK_PNG_CHUNK_MALLOC_MAX);
     png_set_chunk_cache_max(png, TK_PNG_CHUNK_CACHE_MAX);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, count);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);  // and unknown ones
     png_read_info(png, info);
+    int rc = take(png, info, context, err);
+    png_destroy_read_struct(&png, &info, NULL);
+    return rc;
 }
 
-int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, char err[TK_ERR_LEN]) {
-    tk_copy_message(err, "");
-    if (data == NULL || out == NULL || size < 8) {
-        tk_copy_message(err, "Not a PNG file");
-        return -1;
-    }
-    if (png_sig_cmp(data, 0, 8) != 0) {
-        tk_copy_message(err, "Not a PNG file");
-        return -1;
-    }
-    tk_png_reader reader = {.data = data, .size = size, .pos = 0, .err = err};
-    png_infop info = NULL;
-    png_structp png = tk_png_create_reader(&reader, &info, err);
-    if (png == NULL) return -1;
-    if (setjmp(reader.jump)) {
-        png_destroy_read_struct(&png, &info, NULL);
-        return -1;
-    }
-    // Only tRNS and iCCP are kept: the header reports nothing else.
-    static const png_byte skipped[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0"
-                                      "sBIT\0sCAL\0sPLT\0sRGB\0sTER\0tEXt\0tIME\0zTXt\0";
-    tk_png_read_info_skipping(png, info, &reader, skipped, (int)(sizeof(skipped) / 5));
-
-    memset(out, 0, sizeof(*out));
+static int tk_png_take_header(png_structp png, png_infop info, void *context, char err[TK_ERR_LEN]) {
+    (void)err;
+    tk_png_header *out = context;
     out->width = png_get_image_width(png, info);
     out->height = png_get_image_height(png, info);
     out->bit_depth = png_get_bit_depth(png, info);
@@ -126,8 +115,20 @@ int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, cha
     out->has_alpha = (out->color_type & PNG_COLOR_MASK_ALPHA) != 0 ||
                      png_get_valid(png, info, PNG_INFO_tRNS) != 0;
     out->has_iccp = png_get_valid(png, info, PNG_INFO_iCCP) != 0;
-    png_destroy_read_struct(&png, &info, NULL);
     return 0;
+}
+
+int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, char err[TK_ERR_LEN]) {
+    tk_copy_message(err, "");
+    if (out == NULL) {
+        tk_copy_message(err, "Not a PNG file");
+        return -1;
+    }
+    memset(out, 0, sizeof(*out));
+    // Only tRNS and iCCP are kept: the header reports nothing else.
+    static const png_byte skipped[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0"
+                                      "sBIT\0sCAL\0sPLT\0sRGB\0sTER\0tEXt\0tIME\0zTXt\0";
+    return tk_png_read_info(data, size, skipped, (int)(sizeof(skipped) / 5), tk_png_take_header, out, err);
 }
 
 // MARK: - Decode (simplified API)
@@ -258,31 +259,15 @@ static int tk_png_decode_stream(FILE *file, const tk_png_source *source, uint8_t
 
 // MARK: - Colour chunks (low-level API)
 
-int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8_t **icc,
-                      size_t *icc_size, char err[TK_ERR_LEN]) {
-    tk_copy_message(err, "");
-    if (icc != NULL) *icc = NULL;
-    if (icc_size != NULL) *icc_size = 0;
-    if (data == NULL || out == NULL || icc == NULL || icc_size == NULL || size < 8 ||
-        png_sig_cmp(data, 0, 8) != 0) {
-        tk_copy_message(err, "Not a PNG file");
-        return -1;
-    }
-    memset(out, 0, sizeof(*out));
-    tk_png_reader reader = {.data = data, .size = size, .pos = 0, .err = err};
-    png_infop info = NULL;
-    png_structp png = tk_png_create_reader(&reader, &info, err);
-    if (png == NULL) return -1;
-    if (setjmp(reader.jump)) {
-        png_destroy_read_struct(&png, &info, NULL);
-        return -1;
-    }
-    // As in tk_png_read_header, but gAMA, cHRM, sRGB and iCCP are read (all small, or bounded
-    // by the chunk limit above) and tRNS is not needed.
-    static const png_byte skipped[] = "bKGD\0eXIf\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0"
-                                      "sPLT\0sTER\0tEXt\0tIME\0tRNS\0zTXt\0";
-    tk_png_read_info_skipping(png, info, &reader, skipped, (int)(sizeof(skipped) / 5));
+typedef struct {
+    tk_png_color *out;
+    uint8_t **icc;
+    size_t *icc_size;
+} tk_png_color_request;
 
+static int tk_png_take_color(png_structp png, png_infop info, void *context, char err[TK_ERR_LEN]) {
+    tk_png_color_request *request = context;
+    tk_png_color *out = request->out;
     int intent = 0;
     if (png_get_sRGB(png, info, &intent) != 0) {
         out->has_srgb = 1;
@@ -308,17 +293,34 @@ int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8
     png_uint_32 length = 0;
     if (png_get_iCCP(png, info, &name, &compression, &profile, &length) != 0 && profile != NULL &&
         length > 0 && length <= TK_ICC_MAX_BYTES) {
-        *icc = malloc(length);
-        if (*icc == NULL) {
-            png_destroy_read_struct(&png, &info, NULL);
+        *request->icc = malloc(length);
+        if (*request->icc == NULL) {
             tk_copy_message(err, "out of memory");
             return -1;
         }
-        memcpy(*icc, profile, length);
-        *icc_size = length;
+        memcpy(*request->icc, profile, length);
+        *request->icc_size = length;
     }
-    png_destroy_read_struct(&png, &info, NULL);
     return 0;
+}
+
+int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8_t **icc,
+                      size_t *icc_size, char err[TK_ERR_LEN]) {
+    tk_copy_message(err, "");
+    if (icc != NULL) *icc = NULL;
+    if (icc_size != NULL) *icc_size = 0;
+    if (out == NULL || icc == NULL || icc_size == NULL) {
+        tk_copy_message(err, "Not a PNG file");
+        return -1;
+    }
+    memset(out, 0, sizeof(*out));
+    // As in tk_png_read_header, but gAMA, cHRM, sRGB and iCCP are read (all small, or bounded
+    // by the chunk limit above) and tRNS is not needed.
+    static const png_byte skipped[] = "bKGD\0eXIf\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0"
+                                      "sPLT\0sTER\0tEXt\0tIME\0tRNS\0zTXt\0";
+    tk_png_color_request request = {.out = out, .icc = icc, .icc_size = icc_size};
+    return tk_png_read_info(data, size, skipped, (int)(sizeof(skipped) / 5), tk_png_take_color, &request,
+                            err);
 }
 
 // Adds the requested colour chunks to a PNG being written. libpng checks an iCCP profile (size,
