@@ -1,18 +1,25 @@
 // swift-tools-version:6.0
 // ThumbKit: thumbnails, detail images, rating strips and app icons from PNG and JPEG files.
 //
-// Modules depend one way only:
-//   CThumbKit (C shims over libpng / libjpeg-turbo)
-//     -> ThumbKit (pure-Swift image core: decode, process, encode, batch)
-//       -> ThumbKitCatalog (SQLite records, recipes, rating strips, app icons, site, bench history)
-//         -> ThumbKitCLI (hand-written argument parser and commands)
-//           -> thumbkit (executable: main.swift only)
+// Modules by responsibility, depending one way only:
+//   CThumbKit (thin C shims over libpng / libjpeg-turbo)
+//     -> ThumbKit (the image core: decode, process, encode, the pipeline; no SQLite, no OpenSSL)
+//       -> ThumbKitQuality (SSIM, PSNR, ΔE2000 and the independent reference resampler)
+//       -> ThumbKitCatalog (records, the store, recipes, the build, rating strips, app icons)
+//         -> ThumbKitWatch (the watch folder), ThumbKitSite (the static site)
+//         -> ThumbKitBench (the benchmark and the demo painter; in no library product)
+//           -> ThumbKitCLI (the argument parser and the commands) -> thumbkit (main.swift only)
 import PackageDescription
 
 let package = Package(
     name: "ThumbKit",
     products: [
-        .library(name: "ThumbKit", targets: ["ThumbKit", "ThumbKitCatalog"]),
+        // The image core alone: no SQLite, no OpenSSL (Examples/ThumbnailFromData proves it).
+        .library(name: "ThumbKit", targets: ["ThumbKit"]),
+        .library(name: "ThumbKitQuality", targets: ["ThumbKitQuality"]),
+        .library(name: "ThumbKitCatalog", targets: ["ThumbKitCatalog"]),
+        .library(name: "ThumbKitWatch", targets: ["ThumbKitWatch"]),
+        .library(name: "ThumbKitSite", targets: ["ThumbKitSite"]),
         .executable(name: "thumbkit", targets: ["thumbkit"]),
     ],
     targets: [
@@ -24,18 +31,47 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2"]),
+        .target(name: "ThumbKitQuality", dependencies: ["ThumbKit"]),
         .target(name: "ThumbKitCatalog", dependencies: ["ThumbKit", "CSQLite", "CCrypto"]),
-        .target(name: "ThumbKitCLI", dependencies: ["ThumbKit", "ThumbKitCatalog"]),
+        .target(name: "ThumbKitWatch", dependencies: ["ThumbKit", "ThumbKitCatalog"]),
+        .target(name: "ThumbKitSite", dependencies: ["ThumbKit", "ThumbKitCatalog"]),
+        .target(name: "ThumbKitBench", dependencies: ["ThumbKit", "ThumbKitQuality", "ThumbKitCatalog"]),
+        .target(
+            name: "ThumbKitCLI",
+            dependencies: [
+                "ThumbKit", "ThumbKitQuality", "ThumbKitCatalog", "ThumbKitWatch", "ThumbKitSite", "ThumbKitBench",
+            ]
+        ),
         .executableTarget(name: "thumbkit", dependencies: ["ThumbKitCLI"]),
+        // The README's library example, compiled by every build so that it cannot rot.
+        .executableTarget(
+            name: "thumbnail-example", dependencies: ["ThumbKit"], path: "Examples/ThumbnailFromData"),
         .target(name: "ThumbKitTestSupport", dependencies: ["ThumbKit"]),
-        .testTarget(name: "ThumbKitTests", dependencies: ["ThumbKit", "ThumbKitTestSupport"]),
+        .target(name: "ThumbKitCatalogTestSupport", dependencies: ["ThumbKit", "ThumbKitCatalog"]),
+        .testTarget(name: "ThumbKitTests", dependencies: ["ThumbKit", "ThumbKitQuality", "ThumbKitTestSupport"]),
+        .testTarget(name: "ThumbKitQualityTests", dependencies: ["ThumbKitQuality", "ThumbKitTestSupport"]),
         .testTarget(
             name: "ThumbKitCatalogTests",
-            dependencies: ["ThumbKitCatalog", "ThumbKitTestSupport"]
+            dependencies: ["ThumbKitCatalog", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+        ),
+        .testTarget(
+            name: "ThumbKitWatchTests",
+            dependencies: ["ThumbKitWatch", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+        ),
+        .testTarget(
+            name: "ThumbKitSiteTests",
+            dependencies: ["ThumbKitSite", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+        ),
+        .testTarget(
+            name: "ThumbKitBenchTests",
+            dependencies: ["ThumbKitBench", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
         ),
         .testTarget(
             name: "ThumbKitCLITests",
-            dependencies: ["ThumbKitCLI", "ThumbKitTestSupport"]
+            dependencies: [
+                "ThumbKitCLI", "ThumbKitQuality", "ThumbKitBench", "ThumbKitWatch", "ThumbKitSite", "ThumbKitTestSupport",
+                "ThumbKitCatalogTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ThumbKitCatalog
 import ThumbKitTestSupport
+import ThumbKitQuality
 
 /// The `icons` job end to end, through the built binary: a real (one-run) benchmark of the
 /// catalog build against what `thumbkit build` makes of the demo catalog by hand.

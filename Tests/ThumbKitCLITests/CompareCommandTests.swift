@@ -3,6 +3,7 @@ import Testing
 import ThumbKit
 
 @testable import ThumbKitCLI
+import ThumbKitQuality
 
 struct CompareCommandTests {
     /// Writes `image` as a PNG named `name` in `folder`; returns its path.

@@ -3,6 +3,7 @@ import Testing
 import ThumbKit
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct AppIconTests {
     @Test func theSetHasTheFoodAppsIconAndXcodesSizes() {

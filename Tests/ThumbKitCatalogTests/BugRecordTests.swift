@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct BugRecordTests {
     @Test func aNewBugHasRatingZeroAndMatchingTimes() throws {

@@ -3,6 +3,7 @@ import Testing
 import ThumbKit
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct CatalogBuilderTests {
     /// A catalog with two bugs and one food (real images), an output folder and a builder.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct CatalogExporterTests {
     /// The document without outputs (an import does not restore them).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct CatalogImporterTests {
     /// A workspace with images for the sample file.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct CatalogSchemaTests {
     @Test func aFreshDatabaseGetsTheLatestUserVersionAndEveryTable() throws {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct FoodRecordTests {
     @Test func categoriesKeepTheirOrderAndCanBeReordered() throws {

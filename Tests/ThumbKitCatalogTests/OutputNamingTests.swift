@@ -2,6 +2,7 @@ import Testing
 import ThumbKit
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct OutputNamingTests {
     @Test(arguments: [

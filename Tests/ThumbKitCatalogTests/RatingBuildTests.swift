@@ -3,6 +3,7 @@ import Testing
 import ThumbKit
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 /// Rating strips as outputs: shared files under `ratings/`, attached to each bug.
 struct RatingBuildTests {

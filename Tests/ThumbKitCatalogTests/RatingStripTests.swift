@@ -3,6 +3,7 @@ import Testing
 import ThumbKit
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct RatingStripTests {
     static let red = RGBA(220, 20, 20)

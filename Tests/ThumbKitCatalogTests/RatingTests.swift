@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct RatingTests {
     @Test(arguments: [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5])

@@ -3,6 +3,7 @@ import Testing
 import ThumbKit
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct RecipeBookTests {
     @Test func theDefaultsAreTheFourDocumentedRecipes() throws {

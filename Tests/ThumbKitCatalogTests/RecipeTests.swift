@@ -3,6 +3,7 @@ import Testing
 import ThumbKit
 
 @testable import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 struct RecipeTests {
     static func base() throws -> Recipe {

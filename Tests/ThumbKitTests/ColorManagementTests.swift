@@ -4,6 +4,7 @@ import Testing
 import ThumbKitTestSupport
 
 @testable import ThumbKit
+import ThumbKitQuality
 
 /// Reading embedded profiles (JPEG APP2 chunks, PNG iCCP), converting to sRGB, the transform
 /// cache, CMYK, gray profiles, broken profiles and keeping the profile.

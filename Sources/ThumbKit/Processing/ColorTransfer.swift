@@ -5,7 +5,7 @@ import Foundation
 /// In the default (gamma-encoded) mode a sample `v` becomes `v / 255`. In linear-light mode it
 /// becomes the sRGB electro-optical transfer of `v / 255`, and the result is encoded back with
 /// a 16,384-entry table (fine enough that every 8-bit value survives a round trip).
-struct ColorTransfer: Sendable {
+package struct ColorTransfer: Sendable {
     /// Sample → working value, 256 entries.
     let decode: [Float]
     /// Working value in [0, 1] at `encodeScale` steps → 8-bit sample; nil in gamma mode.
@@ -33,7 +33,7 @@ struct ColorTransfer: Sendable {
     }
 
     /// The sRGB EOTF (IEC 61966-2-1).
-    static func srgbToLinear(_ v: Double) -> Double {
+    package static func srgbToLinear(_ v: Double) -> Double {
         v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
     }
 

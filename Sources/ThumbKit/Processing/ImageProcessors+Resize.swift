@@ -54,7 +54,7 @@ extension ImageProcessors {
         }
 
         /// The steps of `process` after resampling: orientation, then padding for `.pad`.
-        func finish(_ resampled: PixelBuffer, orientation: ExifOrientation) -> PixelBuffer {
+        package func finish(_ resampled: PixelBuffer, orientation: ExifOrientation) -> PixelBuffer {
             var out = resampled.applying(orientation)
             if options.mode == .pad {
                 let canvasW = max(options.width, out.width)

@@ -1,5 +1,7 @@
 import Foundation
 import ThumbKitCatalog
+import ThumbKitBench
+import ThumbKitQuality
 
 /// `thumbkit bench`: times ThumbKit (and, with `--peers`, the tools people use today) on a
 /// corpus, scores the outputs' quality, and keeps a history in the catalog.

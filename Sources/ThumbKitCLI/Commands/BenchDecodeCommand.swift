@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import ThumbKit
 import ThumbKitCatalog
+import ThumbKitBench
+import ThumbKitQuality
 
 /// `thumbkit bench decode --job NAME [-j N] FILE...`: reads and decodes each file at the DCT
 /// scale `thumbkit thumb` would pick for the job (the same header, limits and shrink-on-load

@@ -1,5 +1,7 @@
 import Foundation
 import ThumbKitCatalog
+import ThumbKitBench
+import ThumbKitQuality
 
 /// `thumbkit bench history`: the saved benchmark runs, newest first, with their date (in the
 /// user's locale and time zone), commit, machine and how many figures each kept.

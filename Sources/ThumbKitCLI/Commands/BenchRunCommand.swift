@@ -1,6 +1,8 @@
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
+import ThumbKitBench
+import ThumbKitQuality
 
 /// `thumbkit bench [options]`: runs the benchmark, prints the table, writes `--json` and
 /// `--html`, and saves the run in the catalog.

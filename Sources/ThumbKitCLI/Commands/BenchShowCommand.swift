@@ -1,5 +1,7 @@
 import Foundation
 import ThumbKitCatalog
+import ThumbKitBench
+import ThumbKitQuality
 
 /// `thumbkit bench show RUN`: the detail view of one saved run (the Weight History detail
 /// view, for performance). For each job and tool: the run's images/s against the lowest,

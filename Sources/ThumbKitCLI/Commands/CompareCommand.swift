@@ -1,5 +1,6 @@
 import Foundation
 import ThumbKit
+import ThumbKitQuality
 
 /// `thumbkit compare A B [--json]`: SSIM and PSNR of image B against image A (the reference),
 /// as the benchmark scores outputs: mean SSIM over R, G and B with a 7×7 window, PSNR over

@@ -1,4 +1,6 @@
 import ThumbKitCatalog
+import ThumbKitBench
+import ThumbKitQuality
 
 /// `thumbkit demo DIR`: draw the demo catalog's pictures and write its import file.
 enum DemoCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import ThumbKitCatalog
+import ThumbKitSite
 
 /// `thumbkit site OUT_DIR`: a static HTML site of the catalog.
 enum SiteCommand: Command {

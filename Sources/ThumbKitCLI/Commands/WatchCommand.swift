@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
+import ThumbKitWatch
 
 #if canImport(Glibc)
     import Glibc

@@ -10,7 +10,7 @@ import ThumbKit
 ///
 /// Only the build's own sub-folders (`ownedFolders`) are ever swept; anything else a user keeps
 /// in the output folder is left alone.
-struct OutputFolder: Sendable {
+package struct OutputFolder: Sendable {
     /// The folders the build writes below the output folder.
     static let ownedFolders = ["bugs", "foods", "app", "ratings"]
 
@@ -19,10 +19,10 @@ struct OutputFolder: Sendable {
     static let staleTempAge: TimeInterval = 600
 
     /// The output folder (absolute, or relative to the current directory).
-    let root: String
+    package let root: String
 
     /// `relative` inside the output folder.
-    func absolute(_ relative: String) -> String { root + "/" + relative }
+    package func absolute(_ relative: String) -> String { root + "/" + relative }
 
     /// The size of the regular file at `relative`, or nil when there is none.
     func fileSize(_ relative: String) -> Int? {

@@ -1,16 +1,16 @@
 import Foundation
 
 /// How the import and export turn the paths in a JSON file into stored paths and back.
-enum PathResolution {
+package enum PathResolution {
     /// `path` made absolute against `base` (a relative path is relative to `base`), with `.`
     /// and `..` folded lexically.
-    static func resolve(_ path: String, against base: String) -> String {
+    package static func resolve(_ path: String, against base: String) -> String {
         let joined = path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
         return standardize(joined)
     }
 
     /// `path` relative to `base` when it lies inside `base`, else `path` unchanged.
-    static func relative(_ path: String, to base: String) -> String {
+    package static func relative(_ path: String, to base: String) -> String {
         let folder = standardize(base)
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         let full = standardize(path)
@@ -19,7 +19,7 @@ enum PathResolution {
 
     /// An absolute path with `.`, `..` and repeated `/` removed, without touching the disk
     /// (symbolic links are kept, so a stored path is the one the user gave).
-    static func standardize(_ path: String) -> String {
+    package static func standardize(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
             switch part {
@@ -32,7 +32,7 @@ enum PathResolution {
     }
 
     /// The folder a file is in, made absolute against the current directory.
-    static func folder(of file: String) -> String {
+    package static func folder(of file: String) -> String {
         let absolute = file.hasPrefix("/") ? file : resolve(file, against: FileManager.default.currentDirectoryPath)
         return (absolute as NSString).deletingLastPathComponent
     }

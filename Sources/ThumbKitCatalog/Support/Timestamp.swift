@@ -2,9 +2,9 @@ import Foundation
 
 /// Dates as the catalog stores them: ISO 8601 UTC text with milliseconds
 /// (`2024-05-01T12:00:00.123Z`), readable in the `sqlite3` shell and sortable as text.
-enum Timestamp {
+package enum Timestamp {
     /// `date` as `YYYY-MM-DDTHH:MM:SS.sssZ` (truncated to the millisecond).
-    static func string(from date: Date) -> String {
+    package static func string(from date: Date) -> String {
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         var seconds = time_t(millis.floorDiv(1000))
         let ms = Int(millis - Int64(seconds) * 1000)
@@ -16,7 +16,7 @@ enum Timestamp {
     }
 
     /// Parses what `string(from:)` writes (the fraction is optional); nil for anything else.
-    static func date(from text: String) -> Date? {
+    package static func date(from text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
         func number(_ from: Int, _ count: Int) -> Int? {

@@ -1,0 +1,41 @@
+import ThumbKit
+import ThumbKitCatalog
+import ThumbKitQuality
+/// Why a benchmark could not run or be shown. Each case names the path (or the run, job or
+/// tool) it is about; `description` is one line, `<subject>: <reason>`.
+public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The corpus folder is missing, empty or holds a file that is not what its set says.
+    case corpus(path: String, reason: String)
+    /// A tool could not be started, or exited with a failure.
+    case tool(name: String, reason: String)
+    /// No stored run has this id.
+    case noSuchRun(id: Int)
+    /// The catalog that should hold the history does not exist.
+    case missingCatalog(path: String)
+    /// A report or chart file could not be written.
+    case write(path: String, reason: String)
+    /// The demo catalog the `icons` job builds could not be prepared, or a run's copy made.
+    case demoCatalog(path: String, reason: String)
+
+    /// What the error is about: a path, a tool or `run N`.
+    public var subject: String {
+        switch self {
+        case .corpus(let path, _), .write(let path, _), .missingCatalog(let path), .demoCatalog(let path, _):
+            return path
+        case .tool(let name, _): return name
+        case .noSuchRun(let id): return "run \(id)"
+        }
+    }
+
+    /// The reason, lower-case, without a final period.
+    public var reason: String {
+        switch self {
+        case .corpus(_, let reason), .tool(_, let reason), .write(_, let reason), .demoCatalog(_, let reason):
+            return reason
+        case .noSuchRun: return "no such benchmark run (see 'thumbkit bench history')"
+        case .missingCatalog: return "no such catalog (a 'thumbkit bench' run creates it)"
+        }
+    }
+
+    public var description: String { "\(subject): \(reason)" }
+}

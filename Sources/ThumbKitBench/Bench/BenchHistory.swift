@@ -1,0 +1,90 @@
+import Foundation
+import ThumbKit
+import ThumbKitCatalog
+import ThumbKitQuality
+
+/// The benchmark history in the catalog: saving a run, and the detail view of one run, the
+/// Weight History detail view applied to performance: each figure against the lowest, highest
+/// and average of the runs in the same calendar month.
+public enum BenchHistory {
+    /// How a run's figure stands against its month's average.
+    public enum Standing: String, Sendable, Hashable, Codable {
+        case better
+        case same
+        case worse
+    }
+
+    /// One job and tool of a run against the runs of its month (the run itself included).
+    public struct Comparison: Sendable, Hashable, Codable {
+        /// `bug-thumb/jpeg`.
+        public let job: String
+        /// `thumbkit`.
+        public let tool: String
+        /// The run's images/s.
+        public let value: Double
+        /// Lowest, highest and mean images/s of the month's runs of this job and tool.
+        public let monthMin: Double
+        public let monthMax: Double
+        public let monthMean: Double
+        /// How many runs of the month measured this job and tool.
+        public let monthRuns: Int
+
+        /// How far below the month's best the run is, as a fraction of the best (0 for the best).
+        public var lossFromBest: Double { monthMax > 0 ? (monthMax - value) / monthMax : 0 }
+        /// How far above the month's worst the run is, as a fraction of the worst (0 for the worst).
+        public var gainOverWorst: Double { monthMin > 0 ? (value - monthMin) / monthMin : 0 }
+        /// Higher throughput is better; within a relative 10⁻⁹ of the mean counts as the same.
+        public var standing: Standing {
+            let tolerance = 1e-9 * max(abs(monthMean), 1)
+            if value > monthMean + tolerance { return .better }
+            if value < monthMean - tolerance { return .worse }
+            return .same
+        }
+    }
+
+    /// One run and its comparisons.
+    public struct Detail: Sendable, Hashable {
+        public let run: BenchRun
+        /// The calendar month the run falls in.
+        public let month: DateInterval
+        /// One per job and tool of the run, in the run's order.
+        public let comparisons: [Comparison]
+    }
+
+    /// Saves `report` as a run of the history: date, git commit, machine and one result per
+    /// job, set and tool. One transaction.
+    @discardableResult
+    public static func save(_ report: BenchReport, note: String = "", to store: CatalogStore) throws -> BenchRun {
+        try store.addBenchRun(
+            date: report.date, gitCommit: report.environment.gitCommit, machine: report.environment.machine,
+            note: note, results: report.historyResults)
+    }
+
+    /// The detail view of run `runID`, read from `store` in one snapshot.
+    ///
+    /// - Throws: ``BenchError/noSuchRun(id:)``, or the store's error.
+    public static func detail(runID: Int, store: CatalogStore, calendar: Calendar) throws -> Detail {
+        let (runs, results) = try store.read { tx in (try tx.benchRuns(), try tx.benchResults()) }
+        guard let run = runs.first(where: { $0.id == runID }) else { throw BenchError.noSuchRun(id: runID) }
+        return detail(run: run, runs: runs, results: results, calendar: calendar)
+    }
+
+    /// The detail view of `run` among `runs` and every run's `results`. The month is the run's
+    /// calendar month in `calendar`'s time zone.
+    public static func detail(run: BenchRun, runs: [BenchRun], results: [BenchResult], calendar: Calendar) -> Detail {
+        let month =
+            calendar.dateInterval(of: .month, for: run.date) ?? DateInterval(start: run.date, duration: 0)
+        let sameMonth = Set(
+            runs.filter { calendar.isDate($0.date, equalTo: run.date, toGranularity: .month) }.map(\.id))
+        let monthResults = results.filter { sameMonth.contains($0.runID) }
+        let comparisons = results.filter { $0.runID == run.id }.map { result in
+            let values = monthResults.filter { $0.job == result.job && $0.tool == result.tool }.map(\.imagesPerSecond)
+            return Comparison(
+                job: result.job, tool: result.tool, value: result.imagesPerSecond,
+                monthMin: values.min() ?? result.imagesPerSecond, monthMax: values.max() ?? result.imagesPerSecond,
+                monthMean: values.isEmpty ? result.imagesPerSecond : values.reduce(0, +) / Double(values.count),
+                monthRuns: values.count)
+        }
+        return Detail(run: run, month: month, comparisons: comparisons)
+    }
+}

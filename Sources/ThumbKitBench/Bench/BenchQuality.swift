@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+import ThumbKit
+import ThumbKitCatalog
+import ThumbKitQuality
+
+/// Scores every tool's outputs against ``ReferenceResampler``: SSIM and PSNR
+/// (``ImageComparison``) of each output file against the reference rendering of the same
+/// picture, and, when asked, against a second reference made in linear light.
+///
+/// An output is compared only when its size equals the reference's: a tool that rounds a fit
+/// size the other way is counted in ``Score/sizeMismatches`` rather than resized (resizing
+/// would score the second resize, not the tool).
+public enum BenchQuality {
+    /// One job on one set: the box the reference renders and where each tool's outputs are.
+    public struct Target: Sendable, Hashable {
+        /// Names the work (`bug-thumb/jpeg`).
+        public let key: String
+        /// The box every tool was asked for.
+        public let resize: ResizeOptions
+        /// The outputs' file extension (`jpg`, `png`): tool folder/`<stem>.<ext>`.
+        public let outputExtension: String
+        /// Tool name → the folder its last run wrote.
+        public let outputFolders: [String: String]
+
+        public init(key: String, resize: ResizeOptions, outputExtension: String, outputFolders: [String: String]) {
+            self.key = key
+            self.resize = resize
+            self.outputExtension = outputExtension
+            self.outputFolders = outputFolders
+        }
+    }
+
+    /// The scores of one tool on one target, one value per compared output.
+    public struct Score: Sendable, Hashable {
+        /// SSIM of each compared output against the sRGB-domain reference.
+        public var ssim: [Double] = []
+        /// PSNR of each compared output (dB; +infinity when identical).
+        public var psnr: [Double] = []
+        /// SSIM against the linear-light reference (empty unless asked).
+        public var ssimLinear: [Double] = []
+        /// PSNR against the linear-light reference (empty unless asked).
+        public var psnrLinear: [Double] = []
+        /// Outputs whose size differs from the reference's.
+        public var sizeMismatches = 0
+        /// Inputs without an output file.
+        public var missing = 0
+        /// Outputs that could not be decoded or are too small for SSIM (under 7×7), as
+        /// `<path>: <reason>`.
+        public var unreadable: [String] = []
+
+        public init() {}
+
+        mutating func merge(_ other: Score) {
+            ssim += other.ssim
+            psnr += other.psnr
+            ssimLinear += other.ssimLinear
+            psnrLinear += other.psnrLinear
+            sizeMismatches += other.sizeMismatches
+            missing += other.missing
+            unreadable += other.unreadable
+        }
+    }
+
+    /// Scores `targets` (all on the set `files` come from) with `threads` pictures at a time.
+    ///
+    /// Each picture is decoded once at full resolution (EXIF orientation applied, no
+    /// shrink-on-load) and serves every target. A picture that cannot be decoded makes every
+    /// tool's output of it count as unreadable.
+    ///
+    /// - Returns: target key → tool → score.
+    public static func score(
+        files: [BenchCorpus.File], targets: [Target], linearLight: Bool, threads: Int,
+        progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) -> [String: [String: Score]] {
+        guard !files.isEmpty, !targets.isEmpty else { return [:] }
+        let perFile = Locked([[String: [String: Score]]](repeating: [:], count: files.count))
+        let next = Atomic<Int>(0)
+        let done = Atomic<Int>(0)
+        let lanes = max(1, min(threads, files.count))
+        DispatchQueue.concurrentPerform(iterations: lanes) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < files.count else { return }
+                let scores = score(file: files[index], targets: targets, linearLight: linearLight)
+                perFile.withLock { $0[index] = scores }
+                progress(done.add(1, ordering: .relaxed).newValue, files.count)
+            }
+        }
+        var merged: [String: [String: Score]] = [:]
+        for scores in perFile.withLock({ $0 }) {
+            for (key, tools) in scores {
+                for (tool, score) in tools { merged[key, default: [:]][tool, default: Score()].merge(score) }
+            }
+        }
+        return merged
+    }
+
+    /// The scores of every tool's output of one picture.
+    static func score(file: BenchCorpus.File, targets: [Target], linearLight: Bool) -> [String: [String: Score]] {
+        var result: [String: [String: Score]] = [:]
+        let upright: PixelBuffer
+        do {
+            let decoded = try ImageDecoders.decodeFile(atPath: file.path, minimumScale: 1)
+            upright = decoded.buffer.applying(decoded.header.orientation)
+        } catch {
+            for target in targets {
+                for tool in target.outputFolders.keys {
+                    var score = Score()
+                    score.unreadable.append("\(error)")
+                    result[target.key, default: [:]][tool] = score
+                }
+            }
+            return result
+        }
+        for target in targets {
+            let reference = ReferenceResampler.render(upright, options: target.resize)
+            let linear =
+                linearLight ? ReferenceResampler.render(upright, options: target.resize, linearLight: true) : nil
+            for (tool, folder) in target.outputFolders {
+                let path = (folder as NSString).appendingPathComponent("\(file.stem).\(target.outputExtension)")
+                result[target.key, default: [:]][tool] = score(output: path, reference: reference, linear: linear)
+            }
+        }
+        return result
+    }
+
+    /// The score of one output file against its reference(s).
+    static func score(output path: String, reference: PixelBuffer, linear: PixelBuffer?) -> Score {
+        var score = Score()
+        guard FileManager.default.fileExists(atPath: path) else {
+            score.missing = 1
+            return score
+        }
+        do {
+            let decoded = try ImageDecoders.decodeFile(atPath: path)
+            let image = decoded.buffer.applying(decoded.header.orientation)
+            guard image.width == reference.width, image.height == reference.height else {
+                score.sizeMismatches = 1
+                return score
+            }
+            let result = try ImageComparison.compare(reference, image)
+            score.ssim.append(result.ssim)
+            score.psnr.append(result.psnr)
+            if let linear {
+                let linearResult = try ImageComparison.compare(linear, image)
+                score.ssimLinear.append(linearResult.ssim)
+                score.psnrLinear.append(linearResult.psnr)
+            }
+        } catch let error as DecodeError {
+            score.unreadable.append(error.description)
+        } catch {
+            score.unreadable.append("\(path): \(error)")
+        }
+        return score
+    }
+}

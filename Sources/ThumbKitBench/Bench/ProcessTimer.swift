@@ -1,0 +1,119 @@
+import Foundation
+import ThumbKit
+import ThumbKitCatalog
+import ThumbKitQuality
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a command as a child process and measures it the way the kernel accounts it: wall
+/// time, user and system CPU time of the child and everything it waited for, and the peak
+/// resident set of the largest process (`wait4`'s rusage, `ru_maxrss`).
+public enum ProcessTimer {
+    /// One finished run.
+    public struct Measurement: Sendable, Hashable, Codable {
+        public init(
+            wallSeconds: Double, userSeconds: Double, systemSeconds: Double, peakRSSBytes: Int, exitStatus: Int32
+        ) {
+            self.wallSeconds = wallSeconds
+            self.userSeconds = userSeconds
+            self.systemSeconds = systemSeconds
+            self.peakRSSBytes = peakRSSBytes
+            self.exitStatus = exitStatus
+        }
+
+        public var wallSeconds: Double
+        public var userSeconds: Double
+        public var systemSeconds: Double
+        public var peakRSSBytes: Int
+        public var exitStatus: Int32
+
+        public var cpuSeconds: Double { userSeconds + systemSeconds }
+    }
+
+    /// Why a command could not be run.
+    public struct LaunchError: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
+    }
+
+    /// Runs `arguments` (the first is looked up on PATH) with stdout and stderr sent to
+    /// `outputPath` (or /dev/null), and waits for it.
+    ///
+    /// With `workingDirectory`, the command runs there: it is started as
+    /// `/bin/sh -c 'cd -- "$0" && exec "$@"' DIR ARGS…`, so the measured process is the command
+    /// itself once the shell has replaced itself (glibc's `posix_spawn_file_actions_addchdir_np`
+    /// is not visible to Swift).
+    public static func run(
+        _ arguments: [String], outputPath: String? = nil, environment: [String: String]? = nil,
+        workingDirectory: String? = nil
+    ) throws -> Measurement {
+        precondition(!arguments.isEmpty, "A command needs a program.")
+        if let workingDirectory {
+            let wrapped = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", workingDirectory] + arguments
+            return try run(wrapped, outputPath: outputPath, environment: environment)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let sink = outputPath ?? "/dev/null"
+        posix_spawn_file_actions_addopen(&actions, 1, sink, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // The child starts with no signal blocked and every signal at its default action. The
+        // calling thread may block most signals (Foundation's and Dispatch's threads do), and
+        // posix_spawn would pass that mask on: Python's multiprocessing then hangs forever.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        let rc = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &envp)
+        if rc != 0 {
+            throw LaunchError(description: "\(arguments[0]): cannot start: \(String(cString: strerror(rc)))")
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            if errno != EINTR { throw LaunchError(description: "\(arguments[0]): wait failed") }
+        }
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let exit: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return Measurement(
+            wallSeconds: wall,
+            userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+            systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
+            peakRSSBytes: Int(usage.ru_maxrss) * 1024,
+            exitStatus: exit)
+    }
+
+    /// The full path of `program` on PATH, or nil.
+    public static func which(_ program: String) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(program)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,147 @@
+import ThumbKit
+import ThumbKitCatalog
+/// Small HTML building blocks for the static site. Pages are HTML5 written in the XML-compatible
+/// ("polyglot") form: every element closed, every attribute quoted, only the five XML entities,
+/// so an XML parser can read them back (the tests do).
+enum HTML {
+    /// `text` with `& < > " '` escaped, safe in element content and in quoted attributes.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            // Control characters are not allowed in HTML (nor in XML 1.0): show a replacement.
+            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{7F}": out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A whole page. `root` is the relative path from the page's folder to the site root (`""`
+    /// or `"../"`); `trail` is the breadcrumb (label, link relative to the page; nil for the
+    /// page itself).
+    static func page(title: String, root: String, trail: [(label: String, href: String?)], body: String) -> String {
+        let crumbs = trail.map { item in
+            item.href.map { "<a href=\"\(escape($0))\">\(escape(item.label))</a>" }
+                ?? "<span>\(escape(item.label))</span>"
+        }.joined(separator: " <span class=\"sep\">/</span> ")
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8" />
+            <meta name="viewport" content="width=device-width, initial-scale=1" />
+            <title>\(escape(title))</title>
+            <link rel="stylesheet" href="\(root)style.css" />
+            </head>
+            <body>
+            <nav class="trail">\(crumbs)</nav>
+            <main>
+            <h1>\(escape(title))</h1>
+            \(body)
+            </main>
+            <footer>Made by thumbkit from the catalog.</footer>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// An `<img>` with `src` (the @1x file), `srcset` (every scale), and `width`/`height` in CSS
+    /// pixels; a grey placeholder box of `fallback` size when there is no image.
+    static func image(_ image: SiteImage?, alt: String, root: String, className: String, fallback: (Int, Int)) -> String
+    {
+        guard let image else {
+            return
+                "<span class=\"\(className) missing\" style=\"width: \(fallback.0)px; height: \(fallback.1)px\"></span>"
+        }
+        let srcset = image.files.map { "\(root)\(escape($0.path)) \($0.scale)x" }.joined(separator: ", ")
+        return "<img class=\"\(className)\" src=\"\(root)\(escape(image.files[0].path))\" srcset=\"\(srcset)\""
+            + " width=\"\(image.width)\" height=\"\(image.height)\" alt=\"\(escape(alt))\" />"
+    }
+
+    /// A table of a record's outputs.
+    static func outputTable(_ rows: [OutputRecord]) -> String {
+        guard !rows.isEmpty else { return "<p class=\"note\">No outputs yet: run <code>thumbkit build</code>.</p>" }
+        let lines = rows.map { row in
+            "<tr><td>\(escape(row.kind.rawValue))</td><td>@\(row.scale)x</td><td>\(row.width)×\(row.height)</td>"
+                + "<td>\(row.format.rawValue)</td><td class=\"num\">\(row.bytes)</td><td><code>\(escape(row.path))</code></td></tr>"
+        }
+        return """
+            <table class="outputs">
+            <thead><tr><th>Kind</th><th>Scale</th><th>Pixels</th><th>Format</th><th class="num">Bytes</th><th>Path</th></tr></thead>
+            <tbody>
+            \(lines.joined(separator: "\n"))
+            </tbody>
+            </table>
+            """
+    }
+
+    /// The site's style sheet.
+    static let styleSheet = """
+        :root { color-scheme: light; --accent: #2a7a3b; --line: #e3e3e0; --muted: #6b6b66; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 16px/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+               background: #f6f5f1; color: #1d1d1b; }
+        main { max-width: 760px; margin: 0 auto; padding: 8px 20px 32px; }
+        h1 { font-size: 28px; margin: 8px 0 16px; }
+        h2 { font-size: 18px; margin: 24px 0 8px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+        a { color: var(--accent); text-decoration: none; }
+        a:hover { text-decoration: underline; }
+        .trail { max-width: 760px; margin: 0 auto; padding: 16px 20px 0; color: var(--muted); font-size: 14px; }
+        .trail .sep { margin: 0 4px; }
+        ul.rows { list-style: none; margin: 0; padding: 0; background: #fff; border: 1px solid var(--line);
+                  border-radius: 12px; overflow: hidden; }
+        ul.rows li { border-top: 1px solid var(--line); }
+        ul.rows li:first-child { border-top: 0; }
+        ul.rows a { display: flex; align-items: center; gap: 14px; padding: 10px 14px; color: inherit; }
+        ul.rows a:hover { background: #f0f6f1; text-decoration: none; }
+        .title { flex: 1; font-weight: 600; overflow-wrap: anywhere; }
+        .meta { color: var(--muted); font-size: 14px; white-space: nowrap; }
+        .thumb { border-radius: 8px; object-fit: cover; flex: none; background: #ddd; display: inline-block; }
+        .stars { flex: none; }
+        .missing { background: repeating-linear-gradient(45deg, #e6e6e2, #e6e6e2 6px, #dcdcd7 6px, #dcdcd7 12px); }
+        .detail { display: block; margin: 0 auto 16px; border-radius: 12px; max-width: 100%; height: auto; }
+        .facts { display: grid; grid-template-columns: max-content 1fr; gap: 6px 16px; margin: 16px 0; }
+        .facts dt { color: var(--muted); }
+        .facts dd { margin: 0; display: flex; align-items: center; gap: 10px; overflow-wrap: anywhere; }
+        table.outputs { width: 100%; border-collapse: collapse; font-size: 13px; background: #fff; }
+        table.outputs th, table.outputs td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); }
+        table.outputs code { font-size: 12px; overflow-wrap: anywhere; }
+        .num { text-align: right !important; }
+        .note { color: var(--muted); }
+        .hero { display: flex; align-items: center; gap: 16px; margin: 0 0 20px; }
+        .app-icon { border-radius: 22%; flex: none; box-shadow: 0 1px 3px rgba(0, 0, 0, .25); }
+        footer { text-align: center; color: var(--muted); font-size: 13px; padding: 24px; }
+
+        """
+}
+
+/// One picture on the site: its files by scale (the first is @1x, or the smallest), and its
+/// size in CSS pixels.
+struct SiteImage: Sendable, Hashable {
+    struct File: Sendable, Hashable {
+        /// Path relative to the site root (`images/bugs/1-potato-bug/bug-list.3fa9c2d1.jpg`).
+        let path: String
+        let scale: Int
+    }
+
+    let files: [File]
+    let width: Int
+    let height: Int
+
+    /// The picture of one recipe of a record, from its rows (any order); nil when there are none.
+    init?(rows: [OutputRecord]) {
+        let sorted = rows.sorted { $0.scale < $1.scale }
+        guard let first = sorted.first else { return nil }
+        files = sorted.map { File(path: "images/" + $0.path, scale: $0.scale) }
+        width = max(1, Int((Double(first.width) / Double(first.scale)).rounded()))
+        height = max(1, Int((Double(first.height) / Double(first.scale)).rounded()))
+    }
+}

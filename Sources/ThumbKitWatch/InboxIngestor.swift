@@ -1,0 +1,278 @@
+import Foundation
+import ThumbKit
+import ThumbKitCatalog
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Turns one settled inbox file into a record with its outputs, once, and so that a crash at
+/// any point is finished or undone by the next run. The order of one ingest:
+///
+/// 1. read the file (refusing it over the size limit) and hash the bytes read (SHA-256);
+/// 2. ask the catalog: the same (path, hash) already `imported` or `skipped` → skip (silently
+///    when the file has not been written since, as after a restart's scan); the record already
+///    has an image with this hash → skip, remembering the file as a duplicate;
+/// 3. validate: header, limits, a decode (JPEGs at 1/8 scale), codec warnings fatal; a failure
+///    rejects the file before the catalog is touched;
+/// 4. one transaction: create or update the record (image, sidecar rating, new category) and
+///    write the file's row as `pending`, with what is needed to undo the change;
+/// 5. with `--move-done`, move the source to where the record now says it is;
+/// 6. build the record's outputs (``CatalogBuilder/build(only:progress:onFailure:)``);
+/// 7. mark the row `imported`.
+///
+/// A crash before 4 leaves nothing; between 4 and 7 it leaves a `pending` row, which the next
+/// run redoes (the file is still in the inbox: steps 4–7 are idempotent) or, from
+/// ``recoverPending()``, finishes (the file was already moved by 5) or undoes (the file is gone).
+/// A build failure undoes step 4, removes any outputs made, and rejects the file.
+public struct InboxIngestor: Sendable {
+    /// The inbox as given (event paths start with it).
+    public let inbox: String
+    /// The inbox as an absolute path (the catalog's keys and image paths start with it).
+    public let absoluteInbox: String
+    /// The catalog.
+    public let store: CatalogStore
+    /// Makes the outputs of one record at a time.
+    public let builder: CatalogBuilder
+    /// The output folder.
+    public let outputDirectory: String
+    /// Size and pixel limits; files over them are rejected.
+    public let limits: ImageLimits
+    /// Where processed sources go (`--move-done`), keeping their inbox-relative path; nil leaves
+    /// them in place.
+    public let moveDoneTo: String?
+    let crashPoint: _WatchCrashPoint?
+    let rejected: RejectedFolder
+
+    /// An ingestor for the inbox at `inbox`.
+    ///
+    /// - Parameters:
+    ///   - crashPoint: the test hook (``_WatchCrashPoint``); nil in normal use.
+    public init(
+        inbox: String, store: CatalogStore, outputDirectory: String, recipes: RecipeBook = .defaults,
+        limits: ImageLimits = ImageLimits(), moveDoneTo: String? = nil, crashPoint: _WatchCrashPoint? = nil
+    ) {
+        let trimmed = inbox.count > 1 && inbox.hasSuffix("/") ? String(inbox.dropLast()) : inbox
+        self.inbox = trimmed
+        self.absoluteInbox = PathResolution.resolve(trimmed, against: FileManager.default.currentDirectoryPath)
+        self.store = store
+        self.outputDirectory = outputDirectory
+        self.builder = CatalogBuilder(store: store, outputDirectory: outputDirectory, recipes: recipes, jobs: 1)
+        self.limits = limits
+        self.moveDoneTo = moveDoneTo.map {
+            PathResolution.resolve($0, against: FileManager.default.currentDirectoryPath)
+        }
+        self.crashPoint = crashPoint
+        self.rejected = RejectedFolder(inbox: absoluteInbox)
+    }
+
+    /// `<inbox as given>/<relativePath>`, for event lines.
+    func shown(_ relativePath: String) -> String { inbox == "/" ? "/" + relativePath : inbox + "/" + relativePath }
+
+    /// An absolute path inside the inbox as ``shown(_:)`` shows it; other paths unchanged.
+    func shown(absolute path: String) -> String {
+        let prefix = absoluteInbox == "/" ? "/" : absoluteInbox + "/"
+        return path.hasPrefix(prefix) ? shown(String(path.dropFirst(prefix.count))) : path
+    }
+
+    /// The absolute path of an inbox file.
+    func absolute(_ relativePath: String) -> String { absoluteInbox + "/" + relativePath }
+
+    /// Processes the settled file at `relativePath`: an image (``ingest(_:)``) or a rating
+    /// sidecar (``applySidecar(_:)``); anything else yields no event.
+    public func process(_ relativePath: String) -> [IngestEvent] {
+        switch InboxLayout.classify(relativePath) {
+        case .image: return ingest(relativePath)
+        case .sidecar: return applySidecar(relativePath)
+        case .temporary, .hidden, .ignored: return []
+        }
+    }
+
+    /// Ingests the image at `relativePath` (see the type's steps). Returns its events: one of
+    /// `ingested`, `skipped`, `rejected` or `failed`, sometimes after a notice about its sidecar;
+    /// none when the file vanished before it could be read.
+    public func ingest(_ relativePath: String) -> [IngestEvent] {
+        guard case .image(let target) = InboxLayout.classify(relativePath) else { return [] }
+        let source = absolute(relativePath)
+
+        // 1. Read and hash.
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(source, maxBytes: limits.maxFileBytes)
+        } catch {
+            if case .unreadable = error, FileStamp.of(source) == nil { return [] }  // Gone meanwhile.
+            let sha = (try? ContentHash.sha256(ofFileAt: source)) ?? ""
+            return reject(relativePath, at: source, sha: sha, record: nil, reason: error.reason)
+        }
+        let sha = ContentHash.sha256(of: bytes)
+
+        // 2. What the catalog already knows.
+        let known: (row: IngestedFile?, record: (ref: RecordRef, image: ImageRef?)?)
+        do {
+            known = try store.read { tx in
+                (try tx.ingestedFile(path: source, sha256: sha), try Self.find(target, in: tx))
+            }
+        } catch {
+            return [IngestEvent(.failed, path: shown(relativePath), reason: "catalog: \(error)")]
+        }
+        var pendingUndo: IngestUndo?
+        switch known.row?.status {
+        case .imported?, .skipped?:
+            if let row = known.row, let stamp = FileStamp.of(source),
+                Double(stamp.changed) / 1e9 < row.processedAt.timeIntervalSince1970
+            {
+                return []  // Untouched since it was handled (a scan after a restart): nothing to say.
+            }
+            let what = known.row?.record.map { " as \($0)" } ?? ""
+            return [
+                IngestEvent(
+                    .skipped, path: shown(relativePath), record: known.row?.record?.description,
+                    reason: "already ingested\(what)")
+            ]
+        case .pending?:
+            pendingUndo = known.row.flatMap { IngestUndo(reasonText: $0.reason) }
+        case .failed?, nil:
+            if let record = known.record, record.image?.sha256 == sha {
+                let reason = "same bytes as \(record.ref)'s image"
+                _ = try? store.write { tx in
+                    try tx.recordIngest(path: source, sha256: sha, record: record.ref, status: .skipped, reason: reason)
+                }
+                return [
+                    IngestEvent(.skipped, path: shown(relativePath), record: record.ref.description, reason: reason)
+                ]
+            }
+        }
+
+        // 3. Validate before the catalog is touched. JPEG warnings are fatal here: a truncated
+        // upload only makes libjpeg warn ("premature end of data") and pad with grey. libpng
+        // already fails on truncation; its warnings (a known-bad sRGB profile, say) are benign.
+        do {
+            let header = try ImageDecoders.readHeader(bytes, path: source)
+            try limits.check(width: header.width, height: header.height, path: source)
+            let options = DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg)
+            _ = try ImageDecoders.decode(bytes, path: source, options: options, minimumScale: 1.0 / 8)
+        } catch {
+            return reject(relativePath, at: source, sha: sha, record: nil, reason: error.reason)
+        }
+
+        var events: [IngestEvent] = []
+        var rating: Rating?
+        if case .bug(let title) = target {
+            let sidecar = InboxLayout.sidecarPath(forBugTitle: title)
+            do {
+                rating = try SidecarRating.read(at: absolute(sidecar))
+            } catch {
+                events.append(
+                    IngestEvent(.ignored, path: shown(sidecar), reason: "\(error.reason); the rating is left as it is"))
+            }
+        }
+
+        // 4. Record change and pending row, in one transaction.
+        let imagePath = moveDoneTo.map { donePath(for: relativePath, in: $0, sha: sha) } ?? source
+        let change: (record: RecordRef, undo: IngestUndo)
+        do {
+            change = try store.write { tx in
+                let change = try Self.apply(
+                    target, image: ImageRef(path: imagePath, sha256: sha), rating: rating, pendingUndo: pendingUndo,
+                    in: tx)
+                try tx.recordIngest(
+                    path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
+                return change
+            }
+        } catch let error as CatalogError {
+            if case .invalidRecord = error {
+                return events + reject(relativePath, at: source, sha: sha, record: nil, reason: error.reason)
+            }
+            return events + [IngestEvent(.failed, path: shown(relativePath), reason: "catalog: \(error)")]
+        } catch {
+            return events + [IngestEvent(.failed, path: shown(relativePath), reason: "catalog: \(error)")]
+        }
+        crashPoint?.reach("committed")
+
+        // 5. Move the source where the record says it is.
+        if imagePath != source {
+            do {
+                try FileMover.move(source, to: imagePath)
+            } catch {
+                let undone = undo(change.record, change.undo, source: source, sha: sha, reason: error.description)
+                return events + [IngestEvent(.failed, path: shown(relativePath), reason: error.description)] + undone
+            }
+            crashPoint?.reach("moved")
+        }
+
+        // 6 and 7. Outputs, then done.
+        return events
+            + finish(relativePath, record: change.record, undo: change.undo, source: source, image: imagePath, sha: sha)
+    }
+
+    /// Builds the record's outputs and marks the row `imported`; on a build failure, undoes the
+    /// record change and rejects the file (now at `image`).
+    func finish(
+        _ relativePath: String, record: RecordRef, undo undoData: IngestUndo, source: String, image: String, sha: String
+    ) -> [IngestEvent] {
+        let report = builder.build(only: [record])
+        crashPoint?.reach("built")
+        if report.failed > 0 {
+            let reason = "cannot make its outputs: " + (report.failures.first ?? "the build failed")
+            let undone = undo(record, undoData, source: source, sha: sha, reason: reason)
+            return reject(relativePath, at: image, sha: sha, record: record, reason: reason, recorded: true) + undone
+        }
+        let outputs: Int
+        do {
+            outputs = try store.write { tx in
+                try tx.recordIngest(path: source, sha256: sha, record: record, status: .imported)
+                return try tx.outputs(for: record).count
+            }
+        } catch {
+            // The row stays `pending`: the next run redoes the (idempotent) steps and marks it.
+            return [
+                IngestEvent(.failed, path: shown(relativePath), record: record.description, reason: "catalog: \(error)")
+            ]
+        }
+        return [
+            IngestEvent(
+                .ingested, path: shown(relativePath), record: record.description, outputs: outputs,
+                movedTo: image == source ? nil : image)
+        ]
+    }
+
+    /// Moves the file at `path` (the inbox file, or its `--move-done` copy) to `.rejected/`,
+    /// recording the failure in the catalog first (unless `recorded`).
+    func reject(
+        _ relativePath: String, at path: String, sha: String, record: RecordRef?, reason: String, recorded: Bool = false
+    ) -> [IngestEvent] {
+        let source = absolute(relativePath)
+        if !recorded {
+            _ = try? store.write { tx in
+                try tx.recordIngest(path: source, sha256: sha, record: record, status: .failed, reason: reason)
+            }
+        }
+        do {
+            let target = try rejected.reject(
+                path, name: (relativePath as NSString).lastPathComponent, reason: reason, origin: relativePath,
+                sha256: sha)
+            return [
+                IngestEvent(
+                    .rejected, path: shown(relativePath), record: record?.description, reason: reason,
+                    movedTo: shown(absolute: target))
+            ]
+        } catch {
+            return [
+                IngestEvent(
+                    .failed, path: shown(relativePath), record: record?.description,
+                    reason: "\(reason); it could not be moved to \(InboxLayout.rejectedFolder): \(error.reason)")
+            ]
+        }
+    }
+
+    /// `<done>/<relative path>`, or `<done>/<folder>/<stem>.<first 12 hex of sha>.<ext>` when a
+    /// different file already has that name (it may be a record's earlier image).
+    func donePath(for relativePath: String, in done: String, sha: String) -> String {
+        let plain = done + "/" + relativePath
+        guard FileStamp.of(plain) != nil, (try? ContentHash.sha256(ofFileAt: plain)) != sha else { return plain }
+        let folder = (relativePath as NSString).deletingLastPathComponent
+        let (stem, ext) = InboxLayout.splitExtension((relativePath as NSString).lastPathComponent)
+        let name = stem + "." + sha.prefix(12) + (ext.map { "." + $0 } ?? "")
+        return done + "/" + (folder.isEmpty ? name : folder + "/" + name)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import ThumbKit
+import ThumbKitCatalog
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `<inbox>/.rejected/`: where files that failed go, each beside `<its name>.error.txt` saying
+/// why. Nothing here is ever deleted, and the watcher never looks inside (it is a dot-folder).
+struct RejectedFolder: Sendable {
+    /// The inbox folder.
+    let inbox: String
+
+    /// `<inbox>/.rejected`.
+    var folder: String { inbox + "/" + InboxLayout.rejectedFolder }
+
+    /// Moves the file at `path` into the folder as `name` (or `<stem> (2).<ext>`, … when that
+    /// is taken) and writes `<that name>.error.txt`, which starts with `<origin>: <reason>`.
+    /// Returns the new path.
+    ///
+    /// The file is moved first and the reason written second: a crash between the two leaves
+    /// the file in `.rejected/` without its note (the catalog still has the reason), never a
+    /// note for a file that is still in the inbox.
+    ///
+    /// - Throws: `WatchError.io` when the folder cannot be made or the file cannot be moved (it
+    ///   then stays where it is).
+    func reject(_ path: String, name: String, reason: String, origin: String, sha256: String) throws(WatchError)
+        -> String
+    {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .io(path: folder, reason: "cannot create the rejected folder")
+        }
+        let target = freeName(for: name)
+        try FileMover.move(path, to: target)
+        writeNote(for: target, origin: origin, reason: reason, sha256: sha256)
+        return target
+    }
+
+    /// Finishes what a watcher killed inside `reject` left behind: its temporary note files go,
+    /// and each file here without a note gets one, from `known(sha256)` (the catalog's record of
+    /// the failure: where the file came from and why) or saying the reason was lost. Returns the
+    /// names of the files whose notes were written.
+    func repairNotes(known: (String) -> (origin: String, reason: String)?) -> [String] {
+        _ = FileIO.removeStaleTemporaries(in: folder)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        let present = Set(names)
+        var repaired: [String] = []
+        for name in names.sorted()
+        where !name.hasPrefix(".") && !name.hasSuffix(".error.txt") && !present.contains(name + ".error.txt") {
+            let path = folder + "/" + name
+            let sha256 = (try? ContentHash.sha256(ofFileAt: path)) ?? ""
+            let failure = known(sha256)
+            writeNote(
+                for: path, origin: failure?.origin ?? name,
+                reason: failure?.reason ?? "the reason was lost: the watcher stopped before writing this note",
+                sha256: sha256)
+            repaired.append(name)
+        }
+        return repaired
+    }
+
+    /// Writes `<path>.error.txt`. A note that cannot be written is not worth failing over: the
+    /// file is safe, and the event line and the catalog both carry the reason.
+    private func writeNote(for path: String, origin: String, reason: String, sha256: String) {
+        var note = "\(origin): \(reason)\n"
+        if !sha256.isEmpty { note += "sha256: \(sha256)\n" }
+        note += "rejected: \(Timestamp.string(from: Date())) by thumbkit watch\n"
+        try? FileIO.writeAtomically(Array(note.utf8), to: path + ".error.txt")
+    }
+
+    /// `<folder>/<name>`, or the first of `<stem> (2).<ext>`, `<stem> (3).<ext>`, … for which
+    /// neither the file nor its note exists.
+    private func freeName(for name: String) -> String {
+        let (stem, ext) = InboxLayout.splitExtension(name)
+        var candidate = folder + "/" + name
+        var number = 2
+        while access(candidate, F_OK) == 0 || access(candidate + ".error.txt", F_OK) == 0 {
+            candidate = folder + "/" + stem + " (\(number))" + (ext.map { "." + $0 } ?? "")
+            number += 1
+        }
+        return candidate
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+import ThumbKitTestSupport
+
+@testable import ThumbKitCatalog
+@testable import ThumbKitWatch
+import ThumbKitCatalogTestSupport
+
+/// One inbox, catalog and output folder in a temporary workspace.
+private struct Inbox {
+    let workspace: TestWorkspace
+    let store: CatalogStore
+    let ingestor: InboxIngestor
+
+    init(moveDone: Bool = false, outputIsAFile: Bool = false) throws {
+        workspace = try TestWorkspace()
+        try FileManager.default.createDirectory(atPath: workspace.path("inbox/bugs"), withIntermediateDirectories: true)
+        if outputIsAFile { try workspace.write("out", text: "not a folder") }
+        store = try workspace.store()
+        ingestor = InboxIngestor(
+            inbox: workspace.path("inbox"), store: store, outputDirectory: workspace.path("out"),
+            moveDoneTo: moveDone ? workspace.path("done") : nil)
+    }
+
+    @discardableResult
+    func drop(_ relative: String, _ bytes: [UInt8]) throws -> String { try workspace.write("inbox/" + relative, bytes) }
+
+    func outputFiles(_ record: RecordRef) throws -> [String] {
+        try store.outputs(for: record).map { workspace.path("out/" + $0.path) }
+    }
+
+    func rejectedNames() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: workspace.path("inbox/.rejected"))) ?? []).sorted()
+    }
+}
+
+struct InboxIngestorTests {
+    @Test func aNewBugImageBecomesABugWithItsOutputs() throws {
+        let inbox = try Inbox()
+        try inbox.drop("bugs/Potato Bug.jpg", GeneratedImages.jpeg(seed: 1))
+        let events = inbox.ingestor.ingest("bugs/Potato Bug.jpg")
+        #expect(events.map(\.event) == [.ingested])
+        let bug = try #require(try inbox.store.read { try $0.bug(title: "Potato Bug") })
+        #expect(bug.rating == .zero)
+        #expect(bug.image?.sha256 == ContentHash.sha256(of: GeneratedImages.jpeg(seed: 1)))
+        let files = try inbox.outputFiles(bug.ref)
+        #expect(!files.isEmpty)
+        #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        let row = try inbox.store.read { try $0.ingestedFiles() }
+        #expect(row.map(\.status) == [.imported])
+        #expect(row.first?.record == bug.ref)
+    }
+
+    @Test func theSidecarGivesANewBugItsRating() throws {
+        let inbox = try Inbox()
+        try inbox.drop("bugs/Moth.json", Array(#"{"rating": 3.5}"#.utf8))
+        try inbox.drop("bugs/Moth.png", GeneratedImages.png(seed: 2))
+        #expect(inbox.ingestor.ingest("bugs/Moth.png").map(\.event) == [.ingested])
+        #expect(try inbox.store.read { try $0.bug(title: "Moth") }?.rating == Rating(exactly: 3.5))
+    }
+
+    @Test func aSidecarChangedLaterRatesTheExistingBug() throws {
+        let inbox = try Inbox()
+        try inbox.drop("bugs/Moth.jpg", GeneratedImages.jpeg(seed: 2))
+        _ = inbox.ingestor.ingest("bugs/Moth.jpg")
+        try inbox.drop("bugs/Moth.json", Array(#"{"rating": 4}"#.utf8))
+        #expect(inbox.ingestor.process("bugs/Moth.json").map(\.event) == [.rated])
+        #expect(try inbox.store.read { try $0.bug(title: "Moth") }?.rating == Rating(exactly: 4))
+        try inbox.drop("bugs/Moth.json", Array(#"{"rating": 7}"#.utf8))
+        let bad = inbox.ingestor.process("bugs/Moth.json")
+        #expect(bad.map(\.event) == [.failed])
+        #expect(bad.first?.reason?.contains("rating 7") == true)
+    }
+
+    @Test func aFoodImageCreatesItsCategory() throws {
+        let inbox = try Inbox()
+        try inbox.drop("foods/Pasta/Penne.jpg", GeneratedImages.jpeg(seed: 3))
+        #expect(inbox.ingestor.ingest("foods/Pasta/Penne.jpg").map(\.event) == [.ingested])
+        #expect(try inbox.store.categories().map(\.name) == ["Pasta"])
+        #expect(try inbox.store.foods().map(\.name) == ["Penne"])
+    }
+
+    @Test func theSameBytesAgainAreSkippedWithoutChangingAnything() throws {
+        let inbox = try Inbox()
+        try inbox.drop("bugs/Moth.jpg", GeneratedImages.jpeg(seed: 4))
+        _ = inbox.ingestor.ingest("bugs/Moth.jpg")
+        let before = try inbox.store.read { try $0.bug(title: "Moth") }
+        #expect(inbox.ingestor.ingest("bugs/Moth.jpg").isEmpty)  // Not written since: nothing to say.
+        try inbox.drop("bugs/Moth.jpeg", GeneratedImages.jpeg(seed: 4))
+        let duplicate = inbox.ingestor.ingest("bugs/Moth.jpeg")
+        #expect(duplicate.map(\.event) == [.skipped])
+        #expect(try inbox.store.read { try $0.bug(title: "Moth") } == before)
+        let statuses = try inbox.store.read { try $0.ingestedFiles() }.map(\.status)
+        #expect(statuses.sorted { $0.rawValue < $1.rawValue } == [.imported, .skipped])
+    }
+
+    @Test func aNewVersionReplacesTheImageAndRegeneratesTheOutputs() throws {
+        let inbox = try Inbox()
+        try inbox.drop("bugs/Moth.jpg", GeneratedImages.jpeg(seed: 5))
+        _ = inbox.ingestor.ingest("bugs/Moth.jpg")
+        let bug = try #require(try inbox.store.read { try $0.bug(title: "Moth") })
+        try inbox.drop("bugs/Moth.jpg", GeneratedImages.jpeg(width: 80, height: 40, seed: 6))
+        #expect(inbox.ingestor.ingest("bugs/Moth.jpg").map(\.event) == [.ingested])
+        let newSHA = ContentHash.sha256(of: GeneratedImages.jpeg(width: 80, height: 40, seed: 6))
+        #expect(try inbox.store.read { try $0.bug(id: bug.id) }?.image?.sha256 == newSHA)
+        let outputs = try inbox.store.outputs(for: bug.ref)
+        #expect(!outputs.isEmpty)
+        #expect(outputs.allSatisfy { $0.sourceSHA256 == newSHA })
+    }
+
+    @Test(
+        arguments: [
+            ("bugs/Text.jpg", Array("hello, not an image".utf8), "not a PNG or JPEG"),
+            ("bugs/Empty.png", [], "empty file"),
+            ("bugs/Cut.jpg", Array(GeneratedImages.jpeg(seed: 7).prefix(300)), nil),
+            ("bugs/Signature.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], nil),
+        ] as [(String, [UInt8], String?)])
+    func aBadFileIsRejectedWithItsReasonAndTheCatalogIsUntouched(path: String, bytes: [UInt8], reasonPart: String?)
+        throws
+    {
+        let inbox = try Inbox()
+        try inbox.drop(path, bytes)
+        let events = inbox.ingestor.ingest(path)
+        #expect(events.map(\.event) == [.rejected])
+        let name = (path as NSString).lastPathComponent
+        #expect(inbox.rejectedNames() == [name, name + ".error.txt"])
+        let note = try String(
+            contentsOfFile: inbox.workspace.path("inbox/.rejected/\(name).error.txt"), encoding: .utf8)
+        let firstLine = note.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(firstLine.hasPrefix("\(path): "))
+        #expect(firstLine.count > path.count + 2)
+        if let reasonPart { #expect(firstLine.contains(reasonPart)) }
+        #expect(!FileManager.default.fileExists(atPath: inbox.workspace.path("inbox/" + path)))
+        #expect(try inbox.store.bugs().isEmpty)
+        #expect(try inbox.store.read { try $0.ingestedFiles() }.map(\.status) == [.failed])
+    }
+
+    @Test func aRejectedNameThatIsTakenGetsANumber() throws {
+        let inbox = try Inbox()
+        for _ in 0..<2 {
+            try inbox.drop("bugs/Bad.jpg", Array("junk \(UUID())".utf8))
+            _ = inbox.ingestor.ingest("bugs/Bad.jpg")
+        }
+        #expect(inbox.rejectedNames() == ["Bad (2).jpg", "Bad (2).jpg.error.txt", "Bad.jpg", "Bad.jpg.error.txt"])
+    }
+
+    @Test func aFailedBuildUndoesTheNewRecordAndRejectsTheFile() throws {
+        let inbox = try Inbox(outputIsAFile: true)
+        try inbox.drop("foods/Soup/Minestrone.jpg", GeneratedImages.jpeg(seed: 8))
+        let events = inbox.ingestor.ingest("foods/Soup/Minestrone.jpg")
+        #expect(events.map(\.event) == [.rejected])
+        #expect(events.first?.reason?.hasPrefix("cannot make its outputs") == true)
+        #expect(try inbox.store.foods().isEmpty)
+        #expect(try inbox.store.categories().isEmpty)
+        #expect(try inbox.store.read { try $0.outputs() }.isEmpty)
+        #expect(inbox.rejectedNames() == ["Minestrone.jpg", "Minestrone.jpg.error.txt"])
+    }
+
+    @Test func moveDoneMovesTheSourceAndTheRecordPointsThere() throws {
+        let inbox = try Inbox(moveDone: true)
+        try inbox.drop("foods/Pasta/Penne.jpg", GeneratedImages.jpeg(seed: 9))
+        let events = inbox.ingestor.ingest("foods/Pasta/Penne.jpg")
+        #expect(events.map(\.event) == [.ingested])
+        let moved = inbox.workspace.path("done/foods/Pasta/Penne.jpg")
+        #expect(FileManager.default.fileExists(atPath: moved))
+        #expect(!FileManager.default.fileExists(atPath: inbox.workspace.path("inbox/foods/Pasta/Penne.jpg")))
+        #expect(try inbox.store.foods().first?.image?.path == moved)
+    }
+
+    @Test func anIngestLeftPendingByACrashIsRedoneWhenItsFileIsStillThere() throws {
+        let inbox = try Inbox()
+        let bytes = GeneratedImages.jpeg(seed: 10)
+        try inbox.drop("bugs/Moth.jpg", bytes)
+        let source = inbox.workspace.path("inbox/bugs/Moth.jpg")
+        let sha = ContentHash.sha256(of: bytes)
+        // The state a crash after step 4 leaves: the record exists, its row is pending, no outputs.
+        try inbox.store.write { tx in
+            let change = try InboxIngestor.apply(
+                .bug(title: "Moth"), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
+            try tx.recordIngest(
+                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
+        }
+        #expect(inbox.ingestor.recoverPending().isEmpty)  // The file is there: the scan redoes it.
+        #expect(inbox.ingestor.ingest("bugs/Moth.jpg").map(\.event) == [.ingested])
+        #expect(try inbox.store.bugs().count == 1)
+        #expect(try inbox.store.read { try $0.ingestedFiles() }.map(\.status) == [.imported])
+        let bug = try #require(try inbox.store.bugs().first)
+        #expect(!(try inbox.store.outputs(for: bug.ref)).isEmpty)
+    }
+
+    @Test func anIngestLeftPendingWhoseFileVanishedIsUndone() throws {
+        let inbox = try Inbox()
+        let source = inbox.workspace.path("inbox/bugs/Gone.jpg")
+        let sha = ContentHash.sha256(of: GeneratedImages.jpeg(seed: 11))
+        try inbox.store.write { tx in
+            let change = try InboxIngestor.apply(
+                .bug(title: "Gone"), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
+            try tx.recordIngest(
+                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
+        }
+        let events = inbox.ingestor.recoverPending()
+        #expect(events.map(\.event) == [.recovered])
+        #expect(try inbox.store.bugs().isEmpty)
+        #expect(try inbox.store.read { try $0.ingestedFiles() }.map(\.status) == [.failed])
+    }
+
+    @Test func undoDataSurvivesTheTripThroughThePendingRow() {
+        let undo = IngestUndo(
+            created: false, image: ImageRef(path: "/in/bugs/a b.jpg", sha256: String(repeating: "a", count: 64)),
+            rating: 2.5)
+        #expect(IngestUndo(reasonText: undo.reasonText) == undo)
+        #expect(IngestUndo(reasonText: "not undo data") == nil)
+    }
+}
+
+/// A watcher killed inside `RejectedFolder.reject`, after the move and before the note's rename,
+/// leaves the file in `.rejected/` without its note and the note's temporary file beside it.
+struct RejectedNoteRepairTests {
+    @Test func aRestartWritesTheMissingNoteFromTheCatalogAndClearsTheTemporary() throws {
+        let inbox = try Inbox()
+        let bytes = Array("not an image".utf8)
+        try inbox.drop("bugs/Cut.jpg", bytes)
+        #expect(inbox.ingestor.ingest("bugs/Cut.jpg").map(\.event) == [.rejected])
+        let folder = inbox.workspace.path("inbox/.rejected")
+        let note = try String(contentsOfFile: folder + "/Cut.jpg.error.txt", encoding: .utf8)
+        // Undo the note's rename, as a kill before it would have left things.
+        try FileManager.default.removeItem(atPath: folder + "/Cut.jpg.error.txt")
+        try Data(note.utf8).write(to: URL(fileURLWithPath: folder + "/.Cut.jpg.error.txt.tmp-2147483646-1"))
+        // And a file moved here whose failure the catalog never saw.
+        try Data("stray".utf8).write(to: URL(fileURLWithPath: folder + "/Stray.png"))
+
+        let events = inbox.ingestor.repairRejectedNotes()
+        #expect(events.map(\.event) == [.recovered, .recovered])
+        #expect(inbox.rejectedNames() == ["Cut.jpg", "Cut.jpg.error.txt", "Stray.png", "Stray.png.error.txt"])
+        let repaired = try String(contentsOfFile: folder + "/Cut.jpg.error.txt", encoding: .utf8)
+        // The same first lines as the note the interrupted reject was writing.
+        #expect(repaired.split(separator: "\n").prefix(2) == note.split(separator: "\n").prefix(2))
+        #expect(repaired.hasPrefix("bugs/Cut.jpg: "))
+        let stray = try String(contentsOfFile: folder + "/Stray.png.error.txt", encoding: .utf8)
+        #expect(stray.hasPrefix("Stray.png: the reason was lost"))
+        // A second start finds nothing to do.
+        #expect(inbox.ingestor.repairRejectedNotes().isEmpty)
+    }
+}
