@@ -94,8 +94,9 @@ public struct SiteGenerator: Sendable {
         }
         let rowCount = snapshot.outputs.values.reduce(0) { $0 + $1.count }
         let usableCount = usable.outputs.values.reduce(0) { $0 + $1.count }
-        let hasRecords = !snapshot.bugs.isEmpty || !snapshot.foods.isEmpty
-        if usableCount == 0, !missing.isEmpty || (rowCount == 0 && hasRecords) {
+        // Nothing built: outputs listed but none here, or pictures that were never built at all.
+        let hasPictures = snapshot.bugs.contains { $0.image != nil } || snapshot.foods.contains { $0.image != nil }
+        if usableCount == 0, !missing.isEmpty || (rowCount == 0 && hasPictures) {
             throw CatalogError.notFound(
                 path: outputDirectory, reason: "none of the catalog's pictures is built here (\(run))")
         }
