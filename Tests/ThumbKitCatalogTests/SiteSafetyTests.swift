@@ -65,10 +65,20 @@ struct SiteSafetyTests {
     @Test func aForeignFileWhereAPageGoesIsLeftAloneAndReported() throws {
         let (fixture, site) = try Self.built()
         _ = try fixture.workspace.write("site/index.html", text: "my home page")
+        // A link where the style sheet goes, and a linked folder where the food pages go: both lead out.
+        let css = try fixture.workspace.write("mine/style.css", text: "my css")
+        symlink(css, site + "/style.css")
+        symlink(fixture.workspace.path("mine"), site + "/foods")
         let report = try Self.generate(fixture, site, intoExisting: true)
-        #expect(Self.text(site + "/index.html") == "my home page")
-        #expect(report.problems == ["\(site)/index.html: already there and not written by thumbkit site; left alone"])
-        #expect(try Self.manifest(site).files["index.html"] == nil)
+        #expect(Self.text(site + "/index.html") == "my home page" && Self.text(css) == "my css")
+        #expect(
+            report.problems.contains("\(site)/index.html: already there and not written by thumbkit site; left alone"))
+        #expect(
+            report.problems.contains("\(site)/style.css: already there and not written by thumbkit site; left alone"))
+        #expect(
+            report.problems.contains("\(site)/foods/index.html: leads outside the site folder (a symlink); skipped"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.workspace.path("mine")) == ["style.css"])
+        #expect(try Self.manifest(site).files.keys.allSatisfy { $0 != "index.html" && !$0.hasPrefix("foods/") })
         #expect(FileManager.default.fileExists(atPath: site + "/bugs/index.html"))
     }
 
