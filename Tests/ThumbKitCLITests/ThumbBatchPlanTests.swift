@@ -56,6 +56,24 @@ struct ThumbBatchPlanTests {
         #expect(r.stderr.contains("\(dir)/a/x.png: output \(dir)/a/x.jpg is \(dir)/via/x.jpg, another input"))
     }
 
+    @Test func anOutputHardLinkedToAnotherInputIsRefused() async throws {
+        let dir = try TestBinary.temporaryDirectory("tk-plan").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for sub in ["src", "out"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true)
+        }
+        let jpeg = GeneratedImages.jpeg(seed: 15)
+        try Self.write(jpeg, dir + "/src/b.jpg")
+        try Self.write(GeneratedImages.png(seed: 16), dir + "/src/a.png")
+        try FileManager.default.linkItem(atPath: dir + "/src/b.jpg", toPath: dir + "/out/a.jpg")
+        let r = await Self.run(["thumb", "-s", "8", "-o", dir + "/out/%s.jpg", dir + "/src"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("\(dir)/src/a.png: output \(dir)/out/a.jpg is \(dir)/src/b.jpg, another input"))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/out/a.jpg"))) == jpeg)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/src/b.jpg"))) == jpeg)
+        #expect(r.stdout.hasPrefix("2 files: 1 succeeded, 1 failed"))
+    }
+
     @Test func aSecondRecursiveRunLeavesOutItsOwnOutputFolder() async throws {
         let dir = try TestBinary.temporaryDirectory("tk-plan").path
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -77,6 +77,17 @@ struct ThumbInputBytesTests {
         #expect(Self.rawNames(dir + "/out") == [Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)])
     }
 
+    @Test func theJSONReportShowsRawBytesEscaped() async throws {
+        let dir = try TestBinary.temporaryDirectory("tk-bytes").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.create(dir, name: Self.latin1Name, contents: GeneratedImages.png(seed: 7))
+        let argument = dir + "/" + PathBytes.string(Self.latin1Name)
+        let r = await ThumbCommandTests.run(["thumb", "--json", "-s", "8", "-o", dir + "/out/%s.jpg", argument])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("caf\\\\xE9.png"))  // JSON escapes the backslash
+        #expect(!r.stdout.unicodeScalars.contains { $0.value >= 0x10_FF80 })
+    }
+
     /// Through the real binary and a shell, so the raw bytes come in through argv.
     @Test func theRealBinaryTakesRawBytesInArgvAndStdinToStdout() throws {
         let dir = try TestBinary.temporaryDirectory("tk-bytes").path

@@ -79,4 +79,22 @@ extension ThumbCommand {
             done += n
         }
     }
+
+    /// The report with every path and message as people read them (raw name bytes as `\xE9`),
+    /// for `--json`: JSON text must be valid UTF-8, and the private-use stand-ins mean nothing there.
+    static func displayed(_ report: BatchReport) -> BatchReport {
+        let items = report.items.map { item in
+            var copy = item
+            copy.input = PathBytes.display(item.input)
+            copy.error = item.error.map(PathBytes.display)
+            copy.warnings = item.warnings.map(PathBytes.display)
+            copy.outputs = item.outputs.map { output in
+                var o = output
+                o.path = PathBytes.display(output.path)
+                return o
+            }
+            return copy
+        }
+        return BatchReport(items: items, wallSeconds: report.wallSeconds)
+    }
 }

@@ -193,7 +193,7 @@ enum ThumbCommand: Command {
         }
         let full = BatchReport(items: report.items + argumentFailures, wallSeconds: report.wallSeconds)
         if arguments.flag("json") {
-            try context.writeJSON(full)
+            try context.writeJSON(displayed(full))
         } else if toStdout {
             context.printError(summary(full))  // stdout holds the image
         } else {
