@@ -120,6 +120,7 @@ struct ThumbInputBytesTests {
         ["--format", "png", "-o", "-", "a.png", "b.png"],  // two inputs
         ["--format", "png", "-", "-"],  // stdin twice
         ["--format", "png", "-o", "-", "--json", "a.png"],
+        ["--format", "png", "-o", "-", "--scales", "1,2", "a.png"],
     ])
     func stdinAndStdoutMisuseIsAUsageError(_ options: [String]) async throws {
         let dir = try TestBinary.temporaryDirectory("tk-bytes").path

@@ -28,9 +28,9 @@ extension ThumbCommand {
     }
 
     /// Usage errors that depend on the inputs found: a template without `%s` over several
-    /// inputs (they would all get one name), `-o -` with other than one input, `-` twice.
+    /// inputs (they would all get one name), `-o -` with other than one input or one scale, `-` twice.
     static func checkBatch(
-        _ inputs: InputCollector.Result, template: OutputTemplate, toStdout: Bool, json: Bool
+        _ inputs: InputCollector.Result, template: OutputTemplate, toStdout: Bool, json: Bool, scales: Int
     ) throws(UsageError) {
         if inputs.files.filter({ $0 == "-" }).count > 1 {
             throw UsageError.validationFailed("'-' (standard input) can be given only once")
@@ -40,6 +40,7 @@ extension ThumbCommand {
                 throw UsageError.validationFailed("'-o -' writes one image to stdout: give exactly one input")
             }
             if json { throw UsageError.validationFailed("--json and '-o -' both write to stdout") }
+            if scales > 1 { throw UsageError.validationFailed("'-o -' writes one image: give one scale, not --scales") }
         } else if !template.hasNamePlaceholder, inputs.files.count > 1 {
             throw UsageError.validationFailed(
                 "the output template '\(template.pattern)' has no %s, so all \(inputs.files.count) inputs would "

@@ -156,7 +156,8 @@ enum ThumbCommand: Command {
 
         var inputs = InputCollector(recursive: arguments.flag("recursive"), excludedFolders: [template.outputRoot])
             .collect(arguments.arguments("input"))
-        try checkBatch(inputs, template: template, toStdout: toStdout, json: arguments.flag("json"))
+        try checkBatch(
+            inputs, template: template, toStdout: toStdout, json: arguments.flag("json"), scales: scales.count)
         var standardInput: [UInt8]?
         if let index = inputs.files.firstIndex(of: "-") {
             do {
