@@ -162,6 +162,16 @@ struct ThumbBatchPlanTests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
     }
 
+    @Test func theDefaultTemplateTakesTheExtensionOfFormat() throws {
+        let dir = try TestBinary.temporaryDirectory("tk-plan")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write(GeneratedImages.jpeg(seed: 17), dir.path + "/a.jpg")
+        let r = try TestBinary.run(["thumb", "-s", "8", "--format", "png", "a.jpg"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Self.listing(dir.path) == ["a.jpg", "tn_a.png"])
+        #expect(ImageFormat.sniff(try FileIO.read(dir.path + "/tn_a.png")) == .png)
+    }
+
     @Test func anAgreeingExtensionInAnyCaseStillWorks() async throws {
         let dir = try TestBinary.temporaryDirectory("tk-plan").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
