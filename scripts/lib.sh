@@ -83,4 +83,4 @@ BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev pk
 # Extra packages the test suite uses: vipsthumbnail as the quality peer; libgs-common for a
 # CMYK press profile (Ghostscript's default_cmyk.icc) in the colour tests.
 # shellcheck disable=SC2034
-TEST_PACKAGES="libvips-tools libgs-common"
+TEST_PACKAGES="libvips-tools libgs-common time"
