@@ -77,6 +77,12 @@ struct PostgresStatementTests {
             #expect(try db.query("SELECT title FROM bugs ORDER BY id") { $0.string(0) } == titles)
             #expect(try db.queryFirst("SELECT id FROM bugs WHERE title = ?", [.text(titles[0])]) { $0.int(0) } == 1)
             #expect(try db.lastInsertRowID() == titles.count)
+            // SQLite's ?NNN form, as CatalogTransaction+History uses it: one value, used twice.
+            let sql = "SELECT count(*) FROM bugs WHERE (?1 IS NULL OR title = ?1)"
+            #expect(try db.queryFirst(sql, [.text(titles[0])]) { $0.int(0) } == 1)
+            // A NULL has no type of its own: the portable spelling casts it.
+            let cast = "SELECT count(*) FROM bugs WHERE (CAST(?1 AS TEXT) IS NULL OR title = ?1)"
+            #expect(try db.queryFirst(cast, [.null]) { $0.int(0) } == titles.count)
         }
     }
 

@@ -33,6 +33,14 @@ struct PostgresPlaceholderTests {
         #expect(count == 2)
     }
 
+    @Test func numberedQuestionMarksFollowSQLitesRules() {
+        // As in CatalogTransaction+History: one value used twice.
+        let (sql, count) = PostgresPlaceholders.numbered("SELECT * FROM t WHERE (?1 IS NULL OR status = ?1)")
+        #expect(sql == "SELECT * FROM t WHERE ($1 IS NULL OR status = $1)")
+        #expect(count == 1)
+        #expect(PostgresPlaceholders.numbered("VALUES (?, ?3, ?, '?2')") == ("VALUES ($1, $3, $4, '?2')", 4))
+    }
+
     @Test func keepsExistingNumberedParametersAndUnicode() {
         #expect(PostgresPlaceholders.numbered("SELECT 'é?', ?, $1") == ("SELECT 'é?', $1, $1", 1))
         // Unterminated quotes swallow the rest rather than inventing parameters.

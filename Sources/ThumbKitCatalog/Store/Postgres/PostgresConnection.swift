@@ -115,6 +115,8 @@ final class PostgresConnection {
         for value in values {
             switch value {
             case .null:
+                // unknown: the server takes the column's type. A NULL used only in `? IS NULL`
+                // has none to take: write `CAST(? AS TEXT) IS NULL` (valid SQLite as well).
                 types.append(0)
                 owned.append(nil)
             case .integer(let v):
@@ -128,7 +130,7 @@ final class PostgresConnection {
                     throw CatalogError.invalidRecord(
                         path: location, reason: "text holds a nul character, which postgresql cannot store")
                 }
-                types.append(0)  // unknown: the server infers the type from the context
+                types.append(25)  // text: `?1 IS NULL OR x = ?1` needs a declared type
                 owned.append(strdup(v))
             }
         }

@@ -1,7 +1,8 @@
 /// The one place where the catalog's `?` parameters become PostgreSQL's `$1…$n`.
 ///
-/// The catalog's statements are written with SQLite's `?` placeholders. `numbered(_:)` rewrites
-/// every `?` that stands where a parameter can stand, and leaves alone every `?` inside:
+/// The catalog's statements are written with SQLite's `?` and `?NNN` placeholders (both are
+/// used: see `CatalogTransaction+History.swift`). `numbered(_:)` rewrites every one that stands
+/// where a parameter can stand, and leaves alone every `?` inside:
 /// - string literals `'…'` (with `''` for a quote) and escape strings `E'…'` (with `\'` too),
 /// - quoted identifiers `"…"` (with `""` for a quote),
 /// - dollar-quoted strings `$$…$$` and `$tag$…$tag$`,
@@ -12,7 +13,8 @@
 /// (PostgreSQL's default, and set by `PostgresConnection`), so `\` is an ordinary character in
 /// `'…'`.
 enum PostgresPlaceholders {
-    /// `sql` with its parameter `?`s numbered `$1…$n` from left to right, and n.
+    /// `sql` with its parameter `?`s numbered `$1…$n` from left to right (`?NNN` becomes
+    /// `$NNN`), and n, the number of values the statement takes.
     static func numbered(_ sql: String) -> (sql: String, count: Int) {
         let bytes = Array(sql.utf8)
         var out: [UInt8] = []
@@ -23,9 +25,16 @@ enum PostgresPlaceholders {
             let byte = bytes[i]
             switch byte {
             case UInt8(ascii: "?"):
-                count += 1
-                out.append(contentsOf: Array("$\(count)".utf8))
-                i += 1
+                // SQLite's rules: `?NNN` is parameter NNN; a bare `?` is one more than the
+                // largest number so far.
+                var end = i + 1
+                while end < bytes.count && bytes[end] >= UInt8(ascii: "0") && bytes[end] <= UInt8(ascii: "9") {
+                    end += 1
+                }
+                let number = end > i + 1 ? Int(String(decoding: bytes[(i + 1)..<end], as: UTF8.self)) ?? 0 : count + 1
+                count = max(count, number)
+                out.append(contentsOf: Array("$\(number)".utf8))
+                i = end
             case UInt8(ascii: "'"):
                 let escapes =
                     i > 0 && (bytes[i - 1] | 0x20) == UInt8(ascii: "e") && !isIdentifierByte(at: i - 2, in: bytes)
