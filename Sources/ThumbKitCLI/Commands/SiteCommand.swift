@@ -15,7 +15,7 @@ enum SiteCommand: Command {
         options: [CatalogOptions.catalog, CatalogOptions.out, .json])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try CatalogOptions.openStore(arguments)
+        let store = try CatalogOptions.openStore(arguments, readOnly: true)
         let report = try SiteGenerator(store: store, outputDirectory: arguments.value("out")!)
             .generate(into: arguments.argument("site-dir")!)
         for path in report.missing {
