@@ -130,4 +130,17 @@ struct BuildSafetyTests {
         #expect(Self.squares(workspace).isEmpty)
         #expect(await Run(["build"] + paths).stdout == "0 made, \(made - 2) up to date, 0 removed, 0 failed\n")
     }
+
+    /// `watch` builds what it imports with the catalog's stored recipes, not the built-in ones.
+    @Test func watchBuildsWithTheStoredRecipes() async throws {
+        let workspace = try CLIWorkspace()
+        _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", workspace.path("c.sqlite")])
+        let paths = CatalogCLITests.paths(workspace)
+        #expect(await Run(["build", "--recipes", try Self.customRecipes(workspace)] + paths).status == 0)
+        try workspace.image("inbox/bugs/Newcomer.png", seed: 6)
+        let watch = await Run(["watch", workspace.path("inbox"), "--once", "--settle", "0"] + paths)
+        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(Self.squares(workspace).count == 3)
+        #expect(await Run(["build"] + paths).stdout.hasSuffix(" 0 removed, 0 failed\n"))
+    }
 }

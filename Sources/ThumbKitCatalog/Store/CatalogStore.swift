@@ -106,7 +106,7 @@ public final class CatalogStore: Sendable {
             }
         } catch CatalogError.open(_, let reason) where !readOnly {
             // SQLite could not create the `-wal`/`-shm` files or write the file.
-            throw Self.cannotWrite(path, reason)
+            throw Self.cannotWrite(path, "\(reason); is its folder read-only?")
         }
         self.path = path
         self.connection = connection
@@ -127,10 +127,7 @@ public final class CatalogStore: Sendable {
 
     /// The error for a catalog that commands which change it cannot use.
     private static func cannotWrite(_ path: String, _ why: String) -> CatalogError {
-        .open(
-            path: path,
-            reason: "cannot write the catalog (\(why)): is the file or its folder read-only? "
-                + "list, show, export and site only read it and still work")
+        .open(path: path, reason: "cannot write the catalog: \(why) (list, show, export and site only read it)")
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): every change it makes is committed
