@@ -2,8 +2,13 @@ import Foundation
 import Testing
 import ThumbKit
 import ThumbKitCatalog
+import ThumbKitTestSupport
 
 @testable import ThumbKitCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `thumbkit build` and the commands that build never destroy what is not theirs, and keep the
 /// recipes they were given (issue 12, items 2 and 7).
@@ -142,5 +147,55 @@ struct BuildSafetyTests {
         #expect(watch.status == 0, "\(watch.stderr)")
         #expect(Self.squares(workspace).count == 3)
         #expect(await Run(["build"] + paths).stdout.hasSuffix(" 0 removed, 0 failed\n"))
+    }
+
+    /// The commands that only read work on a catalog nobody may write (a read-only mount, here
+    /// a 0444 file in a 0555 folder), run as the unprivileged `nobody` (root writes through any
+    /// mode bits); a command that writes says it cannot.
+    @Test func readingCommandsWorkOnACatalogThatCannotBeWritten() async throws {
+        let setpriv = "/usr/bin/setpriv"
+        guard geteuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv) else { return }
+        let workspace = try CLIWorkspace()
+        let folder = workspace.path("ro")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let catalog = folder + "/c.sqlite"
+        _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", catalog])
+        #expect(await Run(["build", "--catalog", catalog, "--out", workspace.path("out")]).status == 0)
+        chmod(catalog, 0o444)
+        chmod(folder, 0o555)
+        defer { chmod(folder, 0o755) }
+        func run(_ argv: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            let process = Process()
+            let err = Pipe()
+            let out = Pipe()
+            if geteuid() == 0 {
+                process.executableURL = URL(fileURLWithPath: setpriv)
+                process.arguments =
+                    ["--reuid=65534", "--regid=65534", "--clear-groups", TestBinary.thumbkit.path] + argv
+            } else {
+                process.executableURL = TestBinary.thumbkit
+                process.arguments = argv
+            }
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let outData = out.fileHandleForReading.readDataToEndOfFile()
+            let errData = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: outData, as: UTF8.self),
+                String(decoding: errData, as: UTF8.self)
+            )
+        }
+        let list = try run(["catalog", "list", "--catalog", catalog])
+        #expect(list.status == 0 && list.stdout.contains("Potato Bug"), "\(list.stderr)")
+        let show = try run(["catalog", "show", "1", "--catalog", catalog])
+        #expect(show.status == 0 && show.stdout.hasPrefix("Potato Bug"), "\(show.stderr)")
+        let export = try run(["catalog", "export", "--catalog", catalog])
+        #expect(export.status == 0 && export.stdout.contains("\"Beetle\""), "\(export.stderr)")
+        let rate = try run(["catalog", "rate", "1", "2", "--catalog", catalog, "--out", workspace.path("out")])
+        #expect(rate.status == 1)
+        #expect(rate.stderr.hasPrefix("thumbkit: \(catalog): cannot write the catalog: the file is read-only"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["c.sqlite"])
     }
 }

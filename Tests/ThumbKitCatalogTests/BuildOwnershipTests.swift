@@ -111,10 +111,15 @@ struct BuildOwnershipTests {
         let stale = "bugs/5-old/bug-list.0123abcd.jpg"
         try fixture.workspace.write("out/" + stale, text: "an output of some earlier catalog")
         Self.age(fixture.out + "/" + stale)
+        // Named like a dead writer's temporary file: still not this catalog's to remove yet.
+        let temp = "bugs/5-old/.bug-list.0123abcd.jpg.tmp-999999999-1"
+        try fixture.workspace.write("out/" + temp, text: "someone else's")
+        Self.age(fixture.out + "/" + temp)
         let notes = Locked<[String]>([])
         let report = fixture.builder().build(onNote: { line in notes.withLock { $0.append(line) } })
         #expect(report.failed == 0 && report.removed == 0)
         #expect(FileManager.default.fileExists(atPath: fixture.out + "/" + stale))
+        #expect(FileManager.default.fileExists(atPath: fixture.out + "/" + temp))
         #expect(notes.withLock { $0 }.count == 1)
         #expect(notes.withLock { $0 }.first?.contains("files already there were left alone") == true)
         let id = try fixture.store.write { try $0.catalogID() }
