@@ -83,6 +83,26 @@ struct BuildOwnershipTests {
         #expect(FileManager.default.fileExists(atPath: linked))
     }
 
+    /// A source hard-linked exactly where an output goes is refused, not replaced.
+    @Test func aSourceLinkedWhereAnOutputGoesIsNotOverwritten() throws {
+        let fixture = try Fixture()
+        let source = fixture.workspace.path("img/potato.jpg")
+        let image = try ImageRef.load(path: source)
+        let recipe = try #require(RecipeBook.defaults.recipe(named: "bug-list"))
+        let relative = OutputNaming.builtPath(
+            for: .bug(1), title: "Potato Bug", recipe: recipe, scale: 1, sourceSHA256: image.sha256)
+        let target = fixture.out + "/" + relative
+        try FileManager.default.createDirectory(
+            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        #expect(link(source, target) == 0)
+        let before = FileManager.default.contents(atPath: source)
+        let report = fixture.builder().build()
+        #expect(report.failed == 1)
+        #expect(report.failures.first?.hasPrefix("\(target): is a source picture of the catalog") == true)
+        #expect(FileManager.default.contents(atPath: source) == before)
+        #expect(FileManager.default.contents(atPath: target) == before)
+    }
+
     @Test func anotherCatalogsOutputFolderIsRefusedAndKeepsItsFiles() throws {
         let fixture = try Fixture(assets: true)
         #expect(fixture.builder().build().failed == 0)

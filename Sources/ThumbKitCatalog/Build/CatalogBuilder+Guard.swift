@@ -50,7 +50,7 @@ extension CatalogBuilder {
         }
         if case .other(let id) = ownership {
             return "\(folder.root): the output folder belongs to another catalog (\(OutputFolder.markerName): \(id)); "
-                + "nothing was built or removed: use another --out"
+                + "nothing was built or removed: use another --out, or delete the marker to hand the folder to this catalog"
         }
         return nil
     }

@@ -54,6 +54,15 @@ struct OutputFolder: Sendable {
         return Int(info.st_size)
     }
 
+    /// Throws unless the file at `relative` (if any) may be replaced: never one of
+    /// `protectedFiles`, such as a source hard-linked under an output's name.
+    func requireReplaceable(_ relative: String) throws(CatalogError) {
+        if let identity = FileIdentity(path: absolute(relative)), protectedFiles.contains(identity) {
+            throw CatalogError.io(
+                path: absolute(relative), reason: "is a source picture of the catalog; not overwritten")
+        }
+    }
+
     /// Creates the output folder if needed.
     func create() throws(CatalogError) {
         do {
