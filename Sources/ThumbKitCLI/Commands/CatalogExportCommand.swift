@@ -19,7 +19,7 @@ enum CatalogExportCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try CatalogOptions.openStore(arguments)
+        let store = try CatalogOptions.openStore(arguments, readOnly: true)
         let exporter = CatalogExporter(store: store)
         if let output = arguments.value("output") {
             try exporter.export(to: output)

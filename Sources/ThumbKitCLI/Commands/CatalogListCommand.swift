@@ -16,7 +16,7 @@ enum CatalogListCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try CatalogOptions.openStore(arguments)
+        let store = try CatalogOptions.openStore(arguments, readOnly: true)
         let (bugs, foods, categories, counts) = try store.read { tx in
             (try tx.bugs(), try tx.foods(), try tx.categories(), Dictionary(grouping: try tx.outputs(), by: \.record))
         }

@@ -10,34 +10,50 @@ enum CatalogOptions {
     /// `--out DIR`: the build's output folder.
     static let out = OptionSpec.value(
         "out", valueName: "dir", help: "The output folder of built images.", default: "./thumbkit-out")
-    /// `--recipes FILE`: a recipe file over the defaults.
+    /// `--recipes FILE|builtin`: a recipe file over the defaults, remembered by the catalog.
     static let recipes = OptionSpec.value(
-        "recipes", valueName: "file", help: "A recipe file (JSON) applied over the built-in recipes.")
+        "recipes", valueName: "file",
+        help: "A recipe file (JSON) applied over the built-in recipes; the catalog keeps using it until another "
+            + "is given. 'builtin' goes back to the built-in recipes (./builtin names a file).")
+
+    /// The `--recipes` value that means the built-in recipes.
+    static let builtInRecipes = "builtin"
     /// `-j N`: records built in parallel.
     static let jobs = OptionSpec.value(
         "jobs", short: "j", valueName: "n", help: "Records built in parallel.", defaultHelp: "active processors")
 
     /// The catalog at `--catalog`. With `mustExist`, a missing file is an error rather than a new
     /// empty catalog (commands that only read or change records).
-    static func openStore(_ arguments: ParsedArguments, mustExist: Bool = true) throws -> CatalogStore {
+    /// A file that is there must be a catalog (`CatalogStore` refuses an empty or foreign one).
+    /// With `readOnly` (commands that only read: list, show, export, site) the file is opened
+    /// with `SQLITE_OPEN_READONLY`, so a catalog on a read-only mount can still be read.
+    static func openStore(_ arguments: ParsedArguments, mustExist: Bool = true, readOnly: Bool = false) throws
+        -> CatalogStore
+    {
         let path = arguments.value("catalog")!
-        if mustExist, !FileManager.default.fileExists(atPath: path) {
+        if mustExist || readOnly, !FileManager.default.fileExists(atPath: path) {
             throw CatalogError.notFound(
                 path: path, reason: "no catalog here (create one with 'thumbkit catalog import')")
         }
-        return try CatalogStore(path: path)
+        return try CatalogStore(path: path, readOnly: readOnly)
     }
 
-    /// The recipes: the built-in ones, with `--recipes` applied when given.
-    static func recipeBook(_ arguments: ParsedArguments) throws -> RecipeBook {
-        guard let path = arguments.value("recipes") else { return .defaults }
-        return try RecipeBook.load(path: path)
+    /// The recipes every command that builds uses (build, catalog rate, catalog set-image,
+    /// watch): with `--recipes FILE` that file over the built-in ones, stored in the catalog;
+    /// with `--recipes builtin` the built-in ones, stored too; without the flag, the set the
+    /// catalog stored last (the built-in ones if none was ever given).
+    static func recipeBook(_ arguments: ParsedArguments, store: CatalogStore) throws -> RecipeBook {
+        switch arguments.value("recipes") {
+        case nil: return try store.recipeBook()
+        case builtInRecipes?: return try store.useBuiltInRecipes()
+        case let path?: return try store.useRecipeFile(at: path)
+        }
     }
 
     /// A builder for `--out`, `--recipes` and `-j` (for commands that declare them).
     static func builder(_ arguments: ParsedArguments, store: CatalogStore, jobs: Int? = nil) throws -> CatalogBuilder {
         CatalogBuilder(
-            store: store, outputDirectory: arguments.value("out")!, recipes: try recipeBook(arguments),
+            store: store, outputDirectory: arguments.value("out")!, recipes: try recipeBook(arguments, store: store),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 
@@ -62,7 +78,7 @@ enum CatalogOptions {
         throws -> Int
     {
         let report = try builder(arguments, store: store).build(
-            only: [record], onFailure: { context.printError($0) })
+            only: [record], onFailure: { context.printError($0) }, onNote: { context.printError($0) })
         context.print("outputs: \(report.summary)")
         return report.failed
     }

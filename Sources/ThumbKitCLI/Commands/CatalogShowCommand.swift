@@ -38,7 +38,7 @@ enum CatalogShowCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let ref = try CatalogOptions.record(arguments.argument("id")!)
-        let store = try CatalogOptions.openStore(arguments)
+        let store = try CatalogOptions.openStore(arguments, readOnly: true)
         let detail = try store.read { tx -> Detail in
             let summary = try tx.summary()
             let order = OutputKind.allCases

@@ -24,7 +24,7 @@ enum SiteCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try CatalogOptions.openStore(arguments)
+        let store = try CatalogOptions.openStore(arguments, readOnly: true)
         let out = arguments.value("out")!
         let report = try SiteGenerator(
             store: store, outputDirectory: out, intoExisting: arguments.flag("into-existing")

@@ -33,7 +33,7 @@ enum WatchCommand: Command {
         options: [
             .value("catalog", valueName: "path", help: "The catalog database.", default: "thumbkit.sqlite"),
             .value("out", valueName: "dir", help: "The output folder.", default: "thumbkit-out"),
-            .value("recipes", valueName: "file", help: "A recipe file changing or adding to the built-in recipes."),
+            CatalogOptions.recipes,
             .value(
                 "settle", valueName: "seconds", help: "How long a file must stay unchanged before it is taken.",
                 default: "1"),
@@ -67,7 +67,6 @@ enum WatchCommand: Command {
             maxPixels: try arguments.int("max-pixels", in: 1...Int.max)!,
             maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!)
         let json = arguments.flag("json")
-        let recipes = try arguments.value("recipes").map { try RecipeBook.load(path: $0) } ?? .defaults
 
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isFolder), isFolder.boolValue else {
@@ -76,6 +75,7 @@ enum WatchCommand: Command {
         // Hold the lock before anything else touches the inbox.
         let lock = try WatchLock.acquire(inbox: inbox)
         let store = try CatalogStore(path: catalogPath)
+        let recipes = try CatalogOptions.recipeBook(arguments, store: store)
         let ingestor = InboxIngestor(
             inbox: inbox, store: store, outputDirectory: outDir, recipes: recipes, limits: limits,
             moveDoneTo: arguments.value("move-done"), crashPoint: _WatchCrashPoint(environment: context.environment))
