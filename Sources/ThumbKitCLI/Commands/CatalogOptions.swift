@@ -32,8 +32,7 @@ enum CatalogOptions {
     {
         let path = arguments.value("catalog")!
         if mustExist || readOnly, !FileManager.default.fileExists(atPath: path) {
-            throw CatalogError.notFound(
-                path: path, reason: "no catalog here (create one with 'thumbkit catalog import')")
+            throw CatalogError.missingFile(path, hint: "no catalog here: create one with 'thumbkit catalog import'")
         }
         return try CatalogStore(path: path, readOnly: readOnly)
     }
@@ -83,19 +82,43 @@ enum CatalogOptions {
         return report.failed
     }
 
-    /// Throws `CatalogError.invalidRecord` unless the file at `path` starts like a PNG or JPEG
-    /// (`.io` when it cannot be read).
-    static func requireImage(_ path: String) throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-            let handle = FileHandle(forReadingAtPath: path)
-        else {
-            throw CatalogError.io(path: path, reason: "cannot open the file")
+    /// A record named by id (`record(_:)`), or else by title or name in `store`: the exact
+    /// title first, then one that differs only in case. Several matches are an error listing
+    /// them, so the user can name one by id.
+    ///
+    /// - Throws: `CatalogError.notFound` when nothing matches, `.invalidRecord` when several do.
+    static func record(_ text: String, orTitleIn store: CatalogStore) throws -> RecordRef {
+        if let ref = try? record(text) { return ref }
+        let (bugs, foods) = try store.read { tx in (try tx.bugs(), try tx.foods()) }
+        let all =
+            bugs.map { (ref: $0.ref, title: $0.title, shown: "bug:\($0.id) \(CatalogListCommand.oneLine($0.title))") }
+            + foods.map {
+                (
+                    ref: $0.ref, title: $0.name,
+                    shown:
+                        "food:\($0.id) \(CatalogListCommand.oneLine($0.name)) (\(CatalogListCommand.oneLine($0.category)))"
+                )
+            }
+        var matches = all.filter { $0.title == text }
+        if matches.isEmpty { matches = all.filter { $0.title.lowercased() == text.lowercased() } }
+        let name = "'\(CatalogListCommand.oneLine(text))'"
+        switch matches.count {
+        case 0:
+            throw CatalogError.notFound(path: name, reason: "no bug or food has this title or name")
+        case 1:
+            return matches[0].ref
+        default:
+            throw CatalogError.invalidRecord(
+                path: name,
+                reason: "\(matches.count) records have this title or name: "
+                    + matches.map(\.shown).joined(separator: ", ") + "; name one by id")
         }
-        defer { try? handle.close() }
-        guard ImageFormat.sniff([UInt8](handle.readData(ofLength: 8))) != nil else {
-            throw CatalogError.invalidRecord(path: path, reason: "not a PNG or JPEG file")
-        }
+    }
+
+    /// `1 file`, `2 files`: a count with the noun in the right number (`plural` defaults to
+    /// the singular plus `s`).
+    static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(value) " + (value == 1 ? singular : plural ?? singular + "s")
     }
 
     /// `1.9 KB`, `812 B`, `2.4 MB`.
