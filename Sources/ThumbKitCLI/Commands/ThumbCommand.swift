@@ -30,7 +30,7 @@ enum ThumbCommand: Command {
         options: [
             .value(
                 "size", short: "s", valueName: "WxH",
-                help: "Target box in pixels (N means NxN; Wx means W wide, any height, with --fit fit).",
+                help: "Target box in pixels (N means NxN; Wx or xH: any height or width, with --fit fit).",
                 default: "128x128"),
             .choice("fit", of: ResizeMode.self, default: .fill, help: "How the source maps onto the box."),
             .value("scales", valueName: "list", help: "Scale factors to make, such as 1,2,3.", default: "1"),
@@ -90,24 +90,31 @@ enum ThumbCommand: Command {
         case warning
     }
 
-    /// The box height that stands for "any height" in a width-only size (`-s 720x`), as
-    /// vipsthumbnail does with its largest coordinate: taller than any image the limits allow,
-    /// so the width always decides a fit.
+    /// The box side that stands for "any height" in a width-only size (`-s 720x`) and "any
+    /// width" in a height-only one (`-s x88`), as vipsthumbnail does with its largest
+    /// coordinate: longer than any image the limits allow, so the other side decides a fit.
     static let anyHeight = 10_000_000
 
-    /// The target box from `--size`: `WxH`, `N` (an NxN square), or `Wx` (W wide and any height,
-    /// as vipsthumbnail's `--size 720x`), which only makes sense with `--fit fit`.
+    /// The target box from `--size`: `WxH`, `N` (an NxN square), `Wx` (W wide and any height,
+    /// as vipsthumbnail's `--size 720x`) or `xH` (H high and any width); the last two only make
+    /// sense with `--fit fit`.
     static func box(_ arguments: ParsedArguments, mode: ResizeMode) throws(UsageError) -> ParsedArguments.Size {
         let text = arguments.value("size")!
-        guard text.count > 1, text.last == "x" || text.last == "X" else { return try arguments.size("size")! }
-        let digits = text.dropLast()
-        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let width = Int(digits), width > 0 else {
-            throw UsageError.invalidValue(option: "--size", value: text, reason: "expected WxH, N or Wx (such as 720x)")
+        let widthOnly = text.last == "x" || text.last == "X"
+        let heightOnly = text.first == "x" || text.first == "X"
+        guard text.count > 1, widthOnly || heightOnly else { return try arguments.size("size")! }
+        let digits = widthOnly ? text.dropLast() : text.dropFirst()
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let side = Int(digits), side > 0 else {
+            throw UsageError.invalidValue(
+                option: "--size", value: text, reason: "expected WxH, N, Wx or xH (such as 720x or x88)")
         }
         guard mode == .fit else {
-            throw UsageError.invalidValue(option: "--size", value: text, reason: "a width-only size needs --fit fit")
+            let form = widthOnly ? "a width-only" : "a height-only"
+            throw UsageError.invalidValue(option: "--size", value: text, reason: "\(form) size needs --fit fit")
         }
-        return ParsedArguments.Size(width: width, height: anyHeight)
+        return widthOnly
+            ? ParsedArguments.Size(width: side, height: anyHeight)
+            : ParsedArguments.Size(width: anyHeight, height: side)
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
@@ -131,6 +138,7 @@ enum ThumbCommand: Command {
             maxDimension: try arguments.int("max-dimension", in: 1...Int.max)!,
             maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!,
             maxSeconds: try arguments.double("timeout", in: 0...86_400)!)
+        try checkBox(size, text: arguments.value("size")!, resize: resize, scales: scales, limits: limits)
         let decode = DecodeOptions(
             limits: limits, failOnWarning: try arguments.choice("fail-on", as: FailOn.self) == .warning,
             autoRotate: !arguments.flag("no-rotate"),
