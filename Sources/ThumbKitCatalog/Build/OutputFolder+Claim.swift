@@ -64,7 +64,7 @@ extension OutputFolder {
     }
 
     /// Whether a file at `relative` is named as the build names its outputs (so that a sweep
-    /// may take it): `ratings/rating-<value>.<tag>[@Nx].png`,
+    /// may take it): `ratings/rating-<value>-stars.<tag>[@Nx].png`,
     /// `app/AppIcon.appiconset/icon-<pt>pt.<tag>[@Nx].png`, or
     /// `bugs|foods|app/<id>-<slug>/<recipe>.<tag>[@Nx].jpg|png`, the tag being
     /// `OutputNaming.tagLength` lower-case hex digits.

@@ -53,7 +53,7 @@ struct SitePages {
     }
 
     private func ratingText(_ rating: Rating) -> String {
-        rating == .zero ? "not rated" : "\(rating) out of 5"
+        "\(rating) out of 5"
     }
 
     // MARK: Pages
