@@ -1,4 +1,5 @@
 import Foundation
+import ThumbKit
 
 /// The top-level entry point: parses, prints help, version or usage errors, and dispatches to
 /// the selected ``Command``.
@@ -33,7 +34,8 @@ public enum CLI {
 
     /// Runs the process's command line with real stdout, stderr and environment, then exits.
     public static func main(commands: [any Command.Type]) async -> Never {
-        let status = await run(Array(CommandLine.arguments.dropFirst()), commands: commands)
+        // Arguments as bytes: a file name that is not UTF-8 must reach the command intact.
+        let status = await run(Array(PathBytes.processArguments().dropFirst()), commands: commands)
         exit(status)
     }
 
@@ -108,7 +110,9 @@ public enum CLI {
         _ error: UsageError, spec: CommandSpec, commandName: String, context: CommandContext
     ) -> Int32 {
         let usage = HelpFormatter().usage(for: spec, commandName: commandName)
-        context.stderr.write("\(context.programName): error: \(error)\n\(usage)\nSee '\(commandName) --help'.\n")
+        let hint = Suggestion.line(for: error, in: spec).map { $0 + "\n" } ?? ""
+        context.stderr.write(
+            "\(context.programName): error: \(error)\n\(hint)\(usage)\nSee '\(commandName) --help'.\n")
         return ExitCode.usage.rawValue
     }
 }

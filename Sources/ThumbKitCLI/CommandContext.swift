@@ -1,4 +1,5 @@
 import Foundation
+import ThumbKit
 
 /// What a running command may touch besides its arguments: the two outputs, the environment and
 /// the program name. Tests build one with capturing ``TextOutput``s and read them back.
@@ -41,9 +42,10 @@ public struct CommandContext: Sendable {
         progress.write(line + "\n", to: stdout)
     }
 
-    /// Writes `thumbkit: <message>` and a newline to stderr.
+    /// Writes `thumbkit: <message>` and a newline to stderr; bytes of file names that are not
+    /// UTF-8 show as `\xE9` (``PathBytes/display(_:)``).
     public func printError(_ message: String) {
-        progress.write("\(programName): \(message)\n", to: stderr)
+        progress.write("\(programName): \(PathBytes.display(message))\n", to: stderr)
     }
 
     /// Reports a failed input: `thumbkit: <error>` on stderr, where the error's description is

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import ThumbKit
 
 import ThumbKitCatalog
 
 /// A fresh temporary folder per test, removed when the value goes away, with helpers to write
-/// small stand-in image files (a real PNG or JPEG signature followed by filler: the catalog only
-/// sniffs and hashes them) and to open a store inside it.
+/// small real image files (4×4 pixels whose colour depends on a seed: an import decodes every
+/// picture it records) and to open a store inside it.
 public final class TestWorkspace {
     public let root: String
 
@@ -33,16 +34,24 @@ public final class TestWorkspace {
     @discardableResult
     public func write(_ relative: String, text: String) throws -> String { try write(relative, Array(text.utf8)) }
 
-    /// A stand-in PNG whose bytes depend on `seed`.
+    /// A 4×4 PNG whose bytes depend on `seed`.
     @discardableResult
     public func png(_ relative: String, seed: UInt8 = 1) throws -> String {
-        try write(relative, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, seed, seed &+ 1, 0, 0])
+        try write(relative, try Self.picture(seed: seed, format: .png))
     }
 
-    /// A stand-in JPEG whose bytes depend on `seed`.
+    /// A 4×4 JPEG whose bytes depend on `seed`.
     @discardableResult
     public func jpeg(_ relative: String, seed: UInt8 = 1) throws -> String {
-        try write(relative, [0xFF, 0xD8, 0xFF, 0xE0, seed, seed &+ 2, 0xFF, 0xD9])
+        try write(relative, try Self.picture(seed: seed, format: .jpeg))
+    }
+
+    public static func picture(seed: UInt8, format: ImageFormat) throws -> [UInt8] {
+        var buffer = PixelBuffer(width: 4, height: 4)
+        for y in 0..<4 {
+            for x in 0..<4 { buffer[x, y] = RGBA(seed &* 40, UInt8(x * 60), UInt8(y * 60)) }
+        }
+        return try ImageEncoders.encode(buffer, options: EncodeOptions(format: format))
     }
 
     /// The catalog at `name` in the workspace.

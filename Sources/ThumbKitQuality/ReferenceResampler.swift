@@ -24,6 +24,13 @@ public enum ReferenceResampler {
     public static func render(_ image: PixelBuffer, options: ResizeOptions, linearLight: Bool = false) -> PixelBuffer {
         precondition(options.mode != .pad, "The reference renders fill, fit and stretch boxes.")
         let geometry = CropGeometry.plan(sourceWidth: image.width, sourceHeight: image.height, options: options)
+        return render(image, geometry: geometry, linearLight: linearLight)
+    }
+
+    /// Renders `geometry`'s source rectangle of `image` (already upright, full resolution) at
+    /// its output size: the same filter for a crop planned another way (a tool that crops at
+    /// whole output pixels, for example).
+    public static func render(_ image: PixelBuffer, geometry: CropGeometry, linearLight: Bool = false) -> PixelBuffer {
         let rect = geometry.sourceRect
         let columns = Taps(inputCount: image.width, origin: rect.x, span: rect.width, outputCount: geometry.outputWidth)
         let rows = Taps(inputCount: image.height, origin: rect.y, span: rect.height, outputCount: geometry.outputHeight)

@@ -39,6 +39,7 @@ enum HTML {
             <meta name="viewport" content="width=device-width, initial-scale=1" />
             <title>\(escape(title))</title>
             <link rel="stylesheet" href="\(root)style.css" />
+            <script src="\(root)\(SiteText.scriptPath)" defer="defer"></script>
             </head>
             <body>
             <nav class="trail">\(crumbs)</nav>
@@ -71,11 +72,11 @@ enum HTML {
         guard !rows.isEmpty else { return "<p class=\"note\">No outputs yet: run <code>thumbkit build</code>.</p>" }
         let lines = rows.map { row in
             "<tr><td>\(escape(row.kind.rawValue))</td><td>@\(row.scale)x</td><td>\(row.width)×\(row.height)</td>"
-                + "<td>\(row.format.rawValue)</td><td class=\"num\">\(row.bytes)</td><td><code>\(escape(row.path))</code></td></tr>"
+                + "<td>\(row.format.rawValue)</td><td class=\"num\">\(SiteText.bytes(row.bytes))</td><td><code>\(escape(row.path))</code></td></tr>"
         }
         return """
             <table class="outputs">
-            <thead><tr><th>Kind</th><th>Scale</th><th>Pixels</th><th>Format</th><th class="num">Bytes</th><th>Path</th></tr></thead>
+            <thead><tr><th>Kind</th><th>Scale</th><th>Pixels</th><th>Format</th><th class="num">Size</th><th>Path</th></tr></thead>
             <tbody>
             \(lines.joined(separator: "\n"))
             </tbody>

@@ -16,105 +16,122 @@ public struct SiteReport: Sendable, Codable, Hashable {
     public var images: Int
     /// Output files the catalog lists but the output folder lacks (shown as placeholders).
     public var missing: [String]
+    /// One line per failure (`<path>: <reason>`): an output row with an unsafe path, a file in
+    /// the site folder that is not ThumbKit's where a page or image should go. Each was
+    /// skipped; the rest of the site was written.
+    public var problems: [String] = []
+    /// One line per file ThumbKit wrote earlier but that was changed since, so it was kept
+    /// although the site no longer uses it.
+    public var kept: [String] = []
 }
 
 /// Writes a static HTML site of the catalog: `index.html` → `foods/index.html` (categories) →
 /// `foods/category-<id>.html` → `foods/<id>.html`, and `bugs/index.html` (thumbnail, title and
 /// rating strip per bug) → `bugs/<id>.html`. Every image is an `<img srcset>` of the built
-/// outputs (@1x, @2x, @3x), links are relative, nothing needs JavaScript, and the site works
-/// opened from disk.
+/// outputs (@1x, @2x, @3x), links are relative, and the site works opened from disk. A small
+/// `site.js` shows dates and sizes in the reader's locale; without it they read in English.
 ///
 /// The images are put in the site's `images/` folder under their output-folder paths, hard
 /// linked when the two folders share a file system and copied otherwise, so the site stands
-/// alone. Output names carry a content tag, so a file already there under its name is current.
-/// Pages and images left from an earlier run that are no longer wanted are removed; nothing
-/// else in the site folder is touched.
+/// alone.
+///
+/// The site folder is ThumbKit's only as far as its manifest (`SiteManifest`) proves: a folder
+/// that is neither empty nor has a manifest is refused unless `intoExisting`, and even then only
+/// files the manifest lists, with unchanged content, are ever overwritten or removed. A foreign
+/// file where a page or image should go is reported and left alone.
 public struct SiteGenerator: Sendable {
     /// The catalog.
     public let store: CatalogStore
     /// The build's output folder (where the images are).
     public let outputDirectory: String
+    /// Whether to write into a non-empty folder that has no site manifest.
+    public let intoExisting: Bool
 
-    public init(store: CatalogStore, outputDirectory: String) {
+    /// A generator reading `store`'s outputs from `outputDirectory`.
+    public init(store: CatalogStore, outputDirectory: String, intoExisting: Bool = false) {
         self.store = store
         self.outputDirectory = outputDirectory
+        self.intoExisting = intoExisting
     }
 
     /// Writes the site into `siteDirectory` (created if needed).
     ///
-    /// - Throws: a store error, or `CatalogError.io` when a page or image cannot be written.
+    /// - Throws: a store error; `CatalogError.notFound` when the output folder does not exist or
+    ///   holds none of the catalog's outputs; `CatalogError.io` when the site folder is not
+    ///   empty and not a ThumbKit site (without `intoExisting`) or a file cannot be written;
+    ///   `CatalogError.invalidDocument` when the site's manifest is not one.
     public func generate(into siteDirectory: String) throws -> SiteReport {
         let snapshot = try store.read { tx in
             SitePages.Snapshot(
                 bugs: try tx.bugs(), foods: try tx.foods(), categories: try tx.categories(),
                 outputs: Dictionary(grouping: try tx.outputs(), by: \.record))
         }
-        let site = OutputFolder(root: siteDirectory)
+        let run = "run 'thumbkit build --out \(outputDirectory)' first"
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: outputDirectory, isDirectory: &isFolder), isFolder.boolValue,
+            let sourceRoot = SiteFolder.resolved(outputDirectory)
+        else { throw CatalogError.notFound(path: outputDirectory, reason: "no output folder here (\(run))") }
         let source = OutputFolder(root: outputDirectory)
         var missing: [String] = []
+        var problems: [String] = []
         var usable = snapshot
-        // Rows whose file is gone are left out (placeholders); the rest is linked in below.
+        // Rows with an unsafe path are refused; rows whose file is gone are left out
+        // (placeholders); the rest is linked in below.
         usable.outputs = snapshot.outputs.mapValues { rows in
             rows.filter { row in
+                // A file that exists must resolve, symlinks followed, to inside the output folder.
+                let real =
+                    OutputNaming.isSafeRelativePath(row.path) ? SiteFolder.resolved(source.absolute(row.path)) : nil
+                guard OutputNaming.isSafeRelativePath(row.path), real?.hasPrefix(sourceRoot + "/") ?? true else {
+                    problems.append(
+                        "\(Self.shown(row.path)): output row \(row.id) has an unsafe path (outside the output folder); skipped"
+                    )
+                    return false
+                }
                 if source.fileSize(row.path) == row.bytes { return true }
                 missing.append(source.absolute(row.path))
                 return false
             }
         }
+        let rowCount = snapshot.outputs.values.reduce(0) { $0 + $1.count }
+        let usableCount = usable.outputs.values.reduce(0) { $0 + $1.count }
+        // Nothing built: outputs listed but none here, or pictures that were never built at all.
+        let hasPictures = snapshot.bugs.contains { $0.image != nil } || snapshot.foods.contains { $0.image != nil }
+        if usableCount == 0, !missing.isEmpty || (rowCount == 0 && hasPictures) {
+            throw CatalogError.notFound(
+                path: outputDirectory, reason: "none of the catalog's pictures is built here (\(run))")
+        }
+        var writer = try SiteWriter(root: siteDirectory, intoExisting: intoExisting)
         let pages = SitePages(snapshot: usable).all()
         var wantedImages = Set<String>()
         for page in pages { wantedImages.formUnion(page.images) }
-
-        try site.create()
+        let texts: [(String, [UInt8])] =
+            [("style.css", Array(HTML.styleSheet.utf8)), (SiteText.scriptPath, Array(SiteText.script.utf8))]
+            + pages.map { ($0.path, Array($0.html.utf8)) }
+        var images: [(String, String)] = []
         for relative in wantedImages.sorted() {
-            try place(source.absolute(String(relative.dropFirst("images/".count))), at: site, relative)
+            images.append((relative, source.absolute(String(relative.dropFirst("images/".count)))))
         }
-        try write(Array(HTML.styleSheet.utf8), to: site.absolute("style.css"))
-        for page in pages { try write(Array(page.html.utf8), to: site.absolute(page.path)) }
-
-        // Remove what an earlier run left: its images and pages that are not wanted now.
-        let pagePaths = Set(pages.map(\.path))
-        for relative in site.files(in: ["images"], includeHidden: false) where !wantedImages.contains(relative) {
-            site.remove(relative)
-        }
-        for relative in site.files(in: ["bugs", "foods"], includeHidden: false)
-        where relative.hasSuffix(".html") && !pagePaths.contains(relative) {
-            site.remove(relative)
-        }
+        try writer.begin(texts: texts, images: images)
+        for (relative, path) in images { writer.placeImage(relative, from: path) }
+        for (relative, bytes) in texts { writer.writeText(relative, bytes) }
+        try writer.finish()
+        problems += writer.problems
         return SiteReport(
-            index: site.absolute("index.html"), pages: pages.count, images: wantedImages.count,
-            missing: missing.sorted())
+            index: writer.site.absolute("index.html"), pages: pages.count, images: wantedImages.count,
+            missing: missing.sorted(), problems: problems, kept: writer.kept)
     }
 
-    /// Puts the output file `source` at `relative` in the site: a hard link, else a copy. A
-    /// file already there with the same size is current (names carry a content tag).
-    private func place(_ source: String, at site: OutputFolder, _ relative: String) throws {
-        let target = site.absolute(relative)
-        var from = stat()
-        var to = stat()
-        if stat(source, &from) == 0, stat(target, &to) == 0, from.st_size == to.st_size { return }
-        let folder = (target as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CatalogError.io(path: folder, reason: "cannot create folder")
+    /// `path` with control characters and non-ASCII bytes escaped, for a message line.
+    static func shown(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            if byte < 0x20 || byte == 0x7F || byte >= 0x80 || byte == UInt8(ascii: "\\") {
+                out += String(format: "\\x%02x", byte)
+            } else {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            }
         }
-        unlink(target)
-        if link(source, target) == 0 { return }
-        do {
-            try FileIO.writeAtomically(try FileIO.read(source), to: target)
-        } catch let error as DecodeError {
-            throw CatalogError.io(path: source, reason: error.reason)
-        } catch let error as EncodeError {
-            throw CatalogError.io(path: target, reason: error.reason)
-        }
-    }
-
-    private func write(_ bytes: [UInt8], to path: String) throws {
-        do {
-            try FileIO.writeAtomically(bytes, to: path)
-        } catch {
-            throw CatalogError.io(path: path, reason: error.reason)
-        }
+        return out
     }
 }

@@ -55,7 +55,7 @@ struct SitePages {
     }
 
     private func ratingText(_ rating: Rating) -> String {
-        rating == .zero ? "not rated" : "\(rating) out of 5"
+        "\(rating) out of 5"
     }
 
     // MARK: Pages
@@ -117,7 +117,7 @@ struct SitePages {
             \(HTML.image(detail, alt: bug.title, root: "../", className: "detail", fallback: (320, 320)))
             <dl class="facts">
             <dt>Rating</dt><dd>\(stars)<span>\(HTML.escape(ratingText(bug.rating)))</span></dd>
-            <dt>Updated</dt><dd>\(HTML.escape(Timestamp.string(from: bug.updatedAt)))</dd>
+            <dt>Updated</dt><dd>\(SiteText.time(bug.updatedAt))</dd>
             </dl>
             <h2>Outputs</h2>
             \(HTML.outputTable(snapshot.outputs[bug.ref] ?? []))
@@ -171,7 +171,7 @@ struct SitePages {
             \(HTML.image(detail, alt: food.name, root: "../", className: "detail", fallback: (320, 480)))
             <dl class="facts">
             <dt>Category</dt><dd><a href="category-\(food.categoryID).html">\(HTML.escape(food.category))</a></dd>
-            <dt>Updated</dt><dd>\(HTML.escape(Timestamp.string(from: food.updatedAt)))</dd>
+            <dt>Updated</dt><dd>\(SiteText.time(food.updatedAt))</dd>
             </dl>
             <h2>Outputs</h2>
             \(HTML.outputTable(snapshot.outputs[food.ref] ?? []))

@@ -47,3 +47,20 @@ public struct FileStamp: Sendable, Hashable {
         device == other.device && inode == other.inode && size == other.size && modified == other.modified
     }
 }
+
+/// Which folder a path names: its device and inode, from `stat` (links followed). Two paths
+/// name the same folder exactly when their identities are equal, whatever links, `..` or bind
+/// mounts lie between them.
+struct FolderIdentity: Sendable, Hashable {
+    /// Device of the file system.
+    var device: UInt64
+    /// Inode number.
+    var inode: UInt64
+
+    /// The identity of the folder at `path`; nil when there is no folder there.
+    static func of(_ path: String) -> FolderIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+}

@@ -266,13 +266,18 @@ public struct InboxIngestor: Sendable {
     }
 
     /// `<done>/<relative path>`, or `<done>/<folder>/<stem>.<first 12 hex of sha>.<ext>` when a
-    /// different file already has that name (it may be a record's earlier image).
+    /// different file already has that name (it may be a record's earlier image) or the name is
+    /// too long to be copied atomically; a stem too long for that is shortened (``DerivedName``).
     func donePath(for relativePath: String, in done: String, sha: String) -> String {
         let plain = done + "/" + relativePath
-        guard FileStamp.of(plain) != nil, (try? ContentHash.sha256(ofFileAt: plain)) != sha else { return plain }
+        let fileName = (relativePath as NSString).lastPathComponent
+        // A move across file systems is a copy written atomically, whose temporary name is longer.
+        let fits = fileName.utf8.count <= DerivedName.maxAtomicBytes
+        if fits, FileStamp.of(plain) == nil || (try? ContentHash.sha256(ofFileAt: plain)) == sha { return plain }
         let folder = (relativePath as NSString).deletingLastPathComponent
-        let (stem, ext) = InboxLayout.splitExtension((relativePath as NSString).lastPathComponent)
-        let name = stem + "." + sha.prefix(12) + (ext.map { "." + $0 } ?? "")
+        let (stem, ext) = InboxLayout.splitExtension(fileName)
+        let name = DerivedName.fit(
+            stem: stem, suffix: "." + sha.prefix(12), ext: ext, limit: DerivedName.maxAtomicBytes)
         return done + "/" + (folder.isEmpty ? name : folder + "/" + name)
     }
 }

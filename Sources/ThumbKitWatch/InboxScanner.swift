@@ -37,7 +37,16 @@ struct InboxScanner {
         defer { closedir(dir) }
         var subfolders: [String] = []
         while let entry = readdir(dir) {
-            guard let name = Self.name(of: entry), !name.hasPrefix(".") else { continue }
+            let name: String
+            switch Self.name(of: entry) {
+            case .valid(let valid): name = valid
+            case .invalid(let shown):
+                // No String path can name this file, so it cannot be processed; say so.
+                let path = folder.isEmpty ? shown : folder + "/" + shown
+                visit(.skipped(path, reason: "the name is not valid UTF-8; rename it to have it ingested"))
+                continue
+            }
+            guard !name.hasPrefix(".") else { continue }
             let path = folder.isEmpty ? name : folder + "/" + name
             switch Self.kind(of: entry, at: full + "/" + name) {
             case .folder:
@@ -78,11 +87,47 @@ struct InboxScanner {
         }
     }
 
-    /// The entry's name, or nil when it is not valid UTF-8 (no Swift path API can open it).
-    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String? {
+    private enum Name {
+        case valid(String)
+        /// Not valid UTF-8 (no Swift path API can open it): the name for display, each byte
+        /// that is not part of valid UTF-8 written as `\xNN`.
+        case invalid(String)
+    }
+
+    private static func name(of entry: UnsafeMutablePointer<dirent>) -> Name {
         withUnsafeBytes(of: &entry.pointee.d_name) { raw in
             let bytes = raw.prefix { $0 != 0 }
-            return String(validating: bytes, as: UTF8.self)
+            if let name = String(validating: bytes, as: UTF8.self) { return .valid(name) }
+            return .invalid(escapedName(Array(bytes)))
         }
+    }
+
+    /// `bytes` as text: valid UTF-8 as it is, every other byte as `\xNN`.
+    static func escapedName(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        loop: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                offset += encoded.count
+            case .error(let length):
+                for byte in bytes[offset..<(offset + length)] {
+                    text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                }
+                offset += length
+            case .emptyInput:
+                break loop
+            }
+        }
+        return text
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -29,7 +29,9 @@ final class InotifyWatcher: InboxWatching {
     let root: String
     private let fd: Int32
     private var folders: [Int32: String] = [:]
-    private var watches: [String: Int32] = [:]
+    /// By the bytes of the folder's path (``FilePathKey``): `foods/Café` in NFC and in NFD are
+    /// two folders, each with its own watch.
+    private var watches: [FilePathKey: Int32] = [:]
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Opens an inotify instance (non-blocking, close-on-exec). Watches nothing until
@@ -50,10 +52,11 @@ final class InotifyWatcher: InboxWatching {
     var modeDescription: String { "inotify" }
 
     /// Folders watched now (for tests and the start-up line).
-    var watchedFolders: [String] { watches.keys.sorted() }
+    var watchedFolders: [String] { watches.keys.map(\.path).sorted() }
 
     func watch(folder relativePath: String) -> String? {
-        if watches[relativePath] != nil { return nil }
+        let key = FilePathKey(relativePath)
+        if watches[key] != nil { return nil }
         let full = relativePath.isEmpty ? root : root + "/" + relativePath
         let wd = inotify_add_watch(fd, full, Self.mask)
         guard wd >= 0 else {
@@ -63,9 +66,9 @@ final class InotifyWatcher: InboxWatching {
             }
             return "cannot watch: \(WatchError.errnoText())"
         }
-        if let old = folders[wd] { watches[old] = nil }
+        if let old = folders[wd] { watches[FilePathKey(old)] = nil }
         folders[wd] = relativePath
-        watches[relativePath] = wd
+        watches[key] = wd
         return nil
     }
 
@@ -80,7 +83,8 @@ final class InotifyWatcher: InboxWatching {
             if count == 0 { break }
             let parsed = buffer.withUnsafeBytes { InotifyEvent.parse(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             for event in parsed.events { translate(event, into: &changes) }
-            if parsed.truncated { changes.append(.rescan) }
+            // A name that is not UTF-8 is dropped by the parse: a rescan finds it and says so.
+            if parsed.truncated || parsed.invalidNames > 0 { changes.append(.rescan) }
         }
         return changes
     }
@@ -93,8 +97,9 @@ final class InotifyWatcher: InboxWatching {
         }
         guard let folder = folders[event.watch] else { return }
         if event.has(IN_IGNORED) {
+            if folder.isEmpty { changes.append(.inboxGone) }  // The inbox's watch was removed.
             folders[event.watch] = nil
-            if watches[folder] == event.watch { watches[folder] = nil }
+            if watches[FilePathKey(folder)] == event.watch { watches[FilePathKey(folder)] = nil }
             return
         }
         if event.name.isEmpty {
@@ -120,8 +125,8 @@ final class InotifyWatcher: InboxWatching {
 
     /// Stops watching `folder` and everything below it.
     private func forget(folder: String) {
-        let prefix = folder + "/"
-        for (path, wd) in watches where path == folder || path.hasPrefix(prefix) {
+        let folder = FilePathKey(folder)
+        for (path, wd) in watches where path == folder || path.isInside(folder) {
             inotify_rm_watch(fd, wd)
             watches[path] = nil
             folders[wd] = nil

@@ -12,6 +12,9 @@ struct RejectedFolder: Sendable {
     /// The inbox folder.
     let inbox: String
 
+    /// What a note's name adds to its file's name.
+    static let noteSuffix = ".error.txt"
+
     /// `<inbox>/.rejected`.
     var folder: String { inbox + "/" + InboxLayout.rejectedFolder }
 
@@ -46,10 +49,12 @@ struct RejectedFolder: Sendable {
     func repairNotes(known: (String) -> (origin: String, reason: String)?) -> [String] {
         _ = FileIO.removeStaleTemporaries(in: folder)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
-        let present = Set(names)
+        let present = Set(names.map(FilePathKey.init))  // Bytes: an NFD name's note is not an NFC name's.
         var repaired: [String] = []
         for name in names.sorted()
-        where !name.hasPrefix(".") && !name.hasSuffix(".error.txt") && !present.contains(name + ".error.txt") {
+        where !name.hasPrefix(".") && !name.hasSuffix(".error.txt")
+            && !present.contains(FilePathKey(name + Self.noteSuffix))
+        {
             let path = folder + "/" + name
             let sha256 = (try? ContentHash.sha256(ofFileAt: path)) ?? ""
             let failure = known(sha256)
@@ -72,13 +77,15 @@ struct RejectedFolder: Sendable {
     }
 
     /// `<folder>/<name>`, or the first of `<stem> (2).<ext>`, `<stem> (3).<ext>`, … for which
-    /// neither the file nor its note exists.
+    /// neither the file nor its note exists. Each name leaves room for `.error.txt` (written
+    /// atomically) within the 255-byte limit (``DerivedName``), so a long name still gets its note.
     private func freeName(for name: String) -> String {
         let (stem, ext) = InboxLayout.splitExtension(name)
-        var candidate = folder + "/" + name
+        let limit = DerivedName.maxAtomicBytes - Self.noteSuffix.utf8.count
+        var candidate = folder + "/" + DerivedName.fit(stem: stem, ext: ext, limit: limit)
         var number = 2
-        while access(candidate, F_OK) == 0 || access(candidate + ".error.txt", F_OK) == 0 {
-            candidate = folder + "/" + stem + " (\(number))" + (ext.map { "." + $0 } ?? "")
+        while access(candidate, F_OK) == 0 || access(candidate + Self.noteSuffix, F_OK) == 0 {
+            candidate = folder + "/" + DerivedName.fit(stem: stem, suffix: " (\(number))", ext: ext, limit: limit)
             number += 1
         }
         return candidate

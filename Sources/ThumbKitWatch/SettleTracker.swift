@@ -1,6 +1,6 @@
 import ThumbKit
 import ThumbKitCatalog
-/// The files waiting to be complete, keyed by path: a bounded set, so memory does not grow with
+/// The files waiting to be complete, keyed by the bytes of their path (``FilePathKey``): a bounded set, so memory does not grow with
 /// the number of files waiting in the inbox.
 ///
 /// A path enters with ``touch(_:now:)`` when it was closed after writing, renamed in, or found by
@@ -24,6 +24,8 @@ public struct SettleTracker: Sendable {
     }
 
     private struct Entry {
+        /// The path (the dictionary key compares bytes, see ``FilePathKey``).
+        var path: String
         /// The last stamp observed; nil until the first observation after a touch.
         var stamp: FileStamp?
         /// When `stamp` was first seen.
@@ -37,9 +39,9 @@ public struct SettleTracker: Sendable {
     public let settleSeconds: Double
     /// The most paths held at once.
     public let capacity: Int
-    private var entries: [String: Entry] = [:]
+    private var entries: [FilePathKey: Entry] = [:]
     /// Ready paths in the order they became ready; may hold stale paths, dropped lazily.
-    private var readyQueue: [String] = []
+    private var readyQueue: [FilePathKey] = []
     /// Set when a path was refused because the set was full; cleared by ``clearOverflow()``.
     public private(set) var overflowed = false
 
@@ -59,29 +61,30 @@ public struct SettleTracker: Sendable {
     public var isEmpty: Bool { entries.isEmpty }
 
     /// Whether `path` is held.
-    public func contains(_ path: String) -> Bool { entries[path] != nil }
+    public func contains(_ path: String) -> Bool { entries[FilePathKey(path)] != nil }
 
     /// Something happened to `path` (closed, renamed in, found by a scan): (re)start its wait.
     /// Returns false, and sets ``overflowed``, when the set is full and `path` is not in it.
     @discardableResult
     public mutating func touch(_ path: String, now: Double) -> Bool {
-        if entries[path] == nil, entries.count >= capacity {
+        let key = FilePathKey(path)
+        if entries[key] == nil, entries.count >= capacity {
             overflowed = true
             return false
         }
-        entries[path] = Entry(stamp: nil, since: now, checkAt: now, isReady: false)
+        entries[key] = Entry(path: path, stamp: nil, since: now, checkAt: now, isReady: false)
         return true
     }
 
     /// Forgets `path` (taken for processing, or gone).
     public mutating func remove(_ path: String) {
-        entries[path] = nil
+        entries[FilePathKey(path)] = nil
     }
 
     /// Forgets every path inside `folder` (a folder moved out of the inbox or deleted).
     public mutating func removeAll(under folder: String) {
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        for path in entries.keys where path.hasPrefix(prefix) { entries[path] = nil }
+        let folder = FilePathKey(folder.hasSuffix("/") ? String(folder.dropLast()) : folder)
+        for key in entries.keys where key.isInside(folder) { entries[key] = nil }
     }
 
     /// Clears ``overflowed`` (call it when starting the rescan that makes up for it).
@@ -96,48 +99,49 @@ public struct SettleTracker: Sendable {
 
     /// Waiting paths due to be observed at `now`.
     public func duePaths(now: Double) -> [String] {
-        entries.compactMap { !$0.value.isReady && $0.value.checkAt <= now ? $0.key : nil }
+        entries.values.compactMap { !$0.isReady && $0.checkAt <= now ? $0.path : nil }
     }
 
     /// Records what `lstat` says about `path` now (nil: no regular file there).
     public mutating func observe(_ path: String, stamp: FileStamp?, now: Double) -> Verdict {
-        guard var entry = entries[path] else { return .vanished }
+        let key = FilePathKey(path)
+        guard var entry = entries[key] else { return .vanished }
         guard let stamp else {
-            entries[path] = nil
+            entries[key] = nil
             return .vanished
         }
         if let old = entry.stamp, old.isSameContent(as: stamp) {
-            if now - entry.since >= settleSeconds { return markReady(path, entry, stamp) }
+            if now - entry.since >= settleSeconds { return markReady(key, entry, stamp) }
             entry.checkAt = entry.since + settleSeconds
         } else {
             entry.stamp = stamp
             entry.since = now
-            if settleSeconds == 0 { return markReady(path, entry, stamp) }
+            if settleSeconds == 0 { return markReady(key, entry, stamp) }
             entry.checkAt = now + settleSeconds
         }
-        entries[path] = entry
+        entries[key] = entry
         return .waiting
     }
 
-    private mutating func markReady(_ path: String, _ entry: Entry, _ stamp: FileStamp) -> Verdict {
+    private mutating func markReady(_ key: FilePathKey, _ entry: Entry, _ stamp: FileStamp) -> Verdict {
         var entry = entry
         entry.stamp = stamp
         entry.isReady = true
         entry.checkAt = .infinity
-        entries[path] = entry
-        readyQueue.append(path)
+        entries[key] = entry
+        readyQueue.append(key)
         return .ready(stamp)
     }
 
     /// Ready paths with their stamps, in the order they became ready.
     public mutating func readyPaths() -> [(path: String, stamp: FileStamp)] {
-        var seen = Set<String>()
-        var kept: [String] = []
+        var seen = Set<FilePathKey>()
+        var kept: [FilePathKey] = []
         var result: [(path: String, stamp: FileStamp)] = []
-        for path in readyQueue where seen.insert(path).inserted {
-            guard let entry = entries[path], entry.isReady, let stamp = entry.stamp else { continue }
-            kept.append(path)
-            result.append((path, stamp))
+        for key in readyQueue where seen.insert(key).inserted {
+            guard let entry = entries[key], entry.isReady, let stamp = entry.stamp else { continue }
+            kept.append(key)
+            result.append((entry.path, stamp))
         }
         readyQueue = kept
         return result

@@ -66,17 +66,23 @@ public final class WatchSession {
     private let watcher: any InboxWatching
     private let scanner: InboxScanner
     private var tracker: SettleTracker
-    /// Stamps of processed files still in the inbox (see the type's comment).
-    private(set) var known: [String: FileStamp] = [:]
-    private var inFlight: [String: (key: Key?, stamp: FileStamp)] = [:]
+    /// Stamps of processed files still in the inbox (see the type's comment). Every per-file
+    /// table is keyed by the bytes of the path (``FilePathKey``): two names that differ only in
+    /// Unicode normalisation are two files.
+    private(set) var known: [FilePathKey: FileStamp] = [:]
+    private var inFlight: [FilePathKey: (key: Key?, stamp: FileStamp)] = [:]
     private var busy = Set<Key>()
     /// In-flight files that changed again meanwhile: taken again when done.
-    private var dirty = Set<String>()
+    private var dirty = Set<FilePathKey>()
     /// Paths already noticed as ignored (so a poll does not repeat the notice); bounded.
-    private var noticed = Set<String>()
+    private var noticed = Set<FilePathKey>()
     private let ownPrefixes: [String]
     private var summary = Summary()
     private var stopping = false
+    /// The inbox's (device, inode) at start. The watcher's own open lock file pins the inbox's
+    /// directory entry, so inotify never reports its removal: the loop compares this with a
+    /// fresh `stat` of the inbox path at least once a second instead.
+    private let inboxIdentity: FolderIdentity
 
     /// A session over `ingestor`'s inbox (which must exist; `bugs/` and `foods/` are created
     /// in it when missing).
@@ -95,6 +101,8 @@ public final class WatchSession {
         for folder in [InboxLayout.bugsFolder, InboxLayout.foodsFolder] {
             try? FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
         }
+        guard let identity = FolderIdentity.of(root) else { throw .io(path: ingestor.inbox, reason: "no such folder") }
+        self.inboxIdentity = identity
         self.ingestor = ingestor
         self.options = options
         self.control = control
@@ -143,6 +151,10 @@ public final class WatchSession {
             if stopping {
                 if inFlight.isEmpty { break }
             } else {
+                if FolderIdentity.of(ingestor.absoluteInbox) != inboxIdentity {
+                    handle(.inboxGone, now: now)
+                    continue
+                }
                 for change in watcher.changes(now: now) { handle(change, now: now) }
                 if tracker.overflowed && tracker.count <= options.maxPending / 2 { rescan(now: now) }
                 for path in tracker.duePaths(now: now) {
@@ -166,14 +178,15 @@ public final class WatchSession {
         case .removed(let path):
             tracker.remove(path)
             tracker.removeAll(under: path)
-            known[path] = nil
-            let prefix = path + "/"
-            for key in known.keys where key.hasPrefix(prefix) { known[key] = nil }
+            let folder = FilePathKey(path)
+            known[folder] = nil
+            for key in known.keys where key.isInside(folder) { known[key] = nil }
         case .folderAppeared(let path):
             scan(path, now: now)
         case .rescan:
             rescan(now: now)
         case .inboxGone:
+            guard !summary.inboxGone else { return }
             emit(IngestEvent(.failed, path: ingestor.inbox, reason: "the inbox was deleted or moved away"))
             summary.inboxGone = true
             control.requestStop()
@@ -190,9 +203,10 @@ public final class WatchSession {
         switch InboxLayout.classify(path) {
         case .image, .sidecar:
             if fromScan && tracker.contains(path) { return }
-            if let stamp = known[path], FileStamp.of(ingestor.absolute(path)) == stamp { return }
-            if inFlight[path] != nil {
-                if !fromScan { dirty.insert(path) }  // A scan's news is checked at completion anyway.
+            let key = FilePathKey(path)
+            if let stamp = known[key], FileStamp.of(ingestor.absolute(path)) == stamp { return }
+            if inFlight[key] != nil {
+                if !fromScan { dirty.insert(key) }  // A scan's news is checked at completion anyway.
                 return
             }
             tracker.touch(path, now: now)  // When full, `overflowed` makes a later rescan find it.
@@ -230,8 +244,9 @@ public final class WatchSession {
 
     /// One `ignored` notice per path per session (at most 10 000 remembered).
     private func notice(_ path: String, reason: String) {
-        guard !noticed.contains(path) else { return }
-        if noticed.count < 10_000 { noticed.insert(path) }
+        let key = FilePathKey(path)
+        guard !noticed.contains(key) else { return }
+        if noticed.count < 10_000 { noticed.insert(key) }
         emit(IngestEvent(.ignored, path: ingestor.shown(path), reason: reason))
     }
 
@@ -254,7 +269,7 @@ public final class WatchSession {
             let key = Self.key(for: path)
             if let key, busy.contains(key) { continue }
             tracker.remove(path)
-            inFlight[path] = (key, stamp)
+            inFlight[FilePathKey(path)] = (key, stamp)
             if let key { busy.insert(key) }
             let ingestor = self.ingestor
             let control = self.control
@@ -265,15 +280,16 @@ public final class WatchSession {
     }
 
     private func finish(_ completion: WatchControl.Completion, now: Double) {
-        guard let taken = inFlight.removeValue(forKey: completion.path) else { return }
+        let path = FilePathKey(completion.path)
+        guard let taken = inFlight.removeValue(forKey: path) else { return }
         if let key = taken.key { busy.remove(key) }
         for event in completion.events { emit(event) }
         let stamp = FileStamp.of(ingestor.absolute(completion.path))
-        if dirty.remove(completion.path) != nil || (stamp != nil && stamp != taken.stamp) {
-            known[completion.path] = nil
+        if dirty.remove(path) != nil || (stamp != nil && stamp != taken.stamp) {
+            known[path] = nil
             if stamp != nil && !stopping { tracker.touch(completion.path, now: now) }
         } else {
-            known[completion.path] = stamp
+            known[path] = stamp
         }
     }
 
@@ -285,7 +301,8 @@ public final class WatchSession {
     /// Sleeps until the watcher has events, a worker or signal wakes the loop, or the next file
     /// is due to be observed (or the next poll).
     private func wait(now: Double) {
-        let deadline = stopping ? nil : [tracker.nextCheck(), watcher.nextWake].compactMap { $0 }.min()
+        // At most a second, so a deleted inbox is noticed (see `inboxIdentity`).
+        let deadline = stopping ? nil : [tracker.nextCheck(), watcher.nextWake, now + 1].compactMap { $0 }.min()
         let timeout: Int32 = deadline.map { Int32(min(60_000, max(0, (($0 - now) * 1000).rounded(.up)))) } ?? -1
         var fds = [pollfd(fd: control.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         if !stopping, let fd = watcher.descriptor { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }

@@ -11,12 +11,14 @@ struct BenchHistoryTests {
         Date(timeIntervalSince1970: 1_769_817_600 + Double(hour * 3600 + minute * 60))
     }
 
-    private static func result(_ imagesPerSecond: Double, job: String = "bug-thumb/jpeg", tool: String = "thumbkit")
-        -> BenchResult
-    {
+    private static func result(
+        _ imagesPerSecond: Double, job: String = "bug-thumb/jpeg", tool: String = "thumbkit",
+        corpus: String = "corpus-a", images: Int = 40, timedRuns: Int = 5
+    ) -> BenchResult {
         BenchResult(
             job: job, tool: tool, imagesPerSecond: imagesPerSecond, megapixelsPerSecond: imagesPerSecond * 7,
-            wallMedianSeconds: 40 / imagesPerSecond, peakRSSBytes: 100 << 20, ssim: 0.95)
+            wallMedianSeconds: 40 / imagesPerSecond, peakRSSBytes: 100 << 20, ssim: 0.95, corpusDigest: corpus,
+            images: images, timedRuns: timedRuns)
     }
 
     /// A calendar one hour east of UTC: 23:30 UTC on January 31 is already February 1 there.
@@ -121,5 +123,79 @@ struct BenchHistoryTests {
             ])
         #expect(stored[0].imagesPerSecond == 30 && stored[0].wallMedianSeconds == 4 / 3)
         #expect(stored[0].ssim == 0.93 && stored[2].ssim == nil)
+    }
+
+    @Test func aRunIsComparedOnlyWithRunsOfTheSameCorpusImagesAndRunCount() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        let day = Self.january31(hour: -24 * 5, minute: 0)
+        // Three runs on the 3-image corpus, then one on a 1-image corpus (much faster per run,
+        // slower per image), one with another run count, and one saved before the corpus was
+        // recorded.
+        for speed in [30.0, 40, 50] {
+            try store.addBenchRun(
+                date: day, gitCommit: "a", machine: "m", results: [Self.result(speed, corpus: "three", images: 3)])
+        }
+        let small = try store.addBenchRun(
+            date: day, gitCommit: "b", machine: "m", results: [Self.result(23, corpus: "one", images: 1)])
+        let fewerRuns = try store.addBenchRun(
+            date: day, gitCommit: "c", machine: "m",
+            results: [Self.result(45, corpus: "three", images: 3, timedRuns: 1)])
+        let legacy = try store.addBenchRun(
+            date: day, gitCommit: "d", machine: "m", results: [Self.result(60, corpus: "", images: 0, timedRuns: 0)])
+
+        let alone = try #require(
+            try BenchHistory.detail(runID: small.id, store: store, calendar: Self.utcPlusOne).comparisons.first)
+        #expect(alone.monthRuns == 1 && alone.lossFromBest == 0 && alone.standing == .same)
+        #expect(alone.incomparableRuns == 5 && alone.corpusKnown)
+
+        let other = try #require(
+            try BenchHistory.detail(runID: fewerRuns.id, store: store, calendar: Self.utcPlusOne).comparisons.first)
+        #expect(other.monthRuns == 1 && other.monthMax == 45)
+
+        let unknown = try #require(
+            try BenchHistory.detail(runID: legacy.id, store: store, calendar: Self.utcPlusOne).comparisons.first)
+        #expect(unknown.monthRuns == 1 && !unknown.corpusKnown && unknown.monthMin == 60)
+
+        let runs = try store.benchRuns()
+        let last3 = try #require(runs.first { $0.gitCommit == "a" })
+        let like = try #require(
+            try BenchHistory.detail(runID: last3.id, store: store, calendar: Self.utcPlusOne).comparisons.first)
+        #expect(like.monthRuns == 3 && like.monthMin == 30 && like.monthMax == 50 && like.monthMean == 40)
+    }
+
+    @Test func theCorpusIdentityAndRunCountAreStoredWithEachResult() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        let run = try store.addBenchRun(
+            date: Self.january31(hour: 1, minute: 0), gitCommit: "a", machine: "m",
+            results: [Self.result(30, corpus: "abc123", images: 3, timedRuns: 7)])
+        let stored = try #require(try store.read { try $0.benchResults(runID: run.id) }.first)
+        #expect(stored.corpusDigest == "abc123" && stored.images == 3 && stored.timedRuns == 7)
+    }
+
+    @Test func aVersionTwoHistoryIsMigratedAndItsResultsReadAsOfUnknownCorpus() throws {
+        let workspace = try TestWorkspace()
+        let path = workspace.path("thumbkit.sqlite")
+        do {
+            let old = try CatalogStore(path: path, busyTimeout: .seconds(1), schemaVersion: 2)
+            try old.write { tx in
+                try tx.connection.execute(
+                    """
+                    INSERT INTO bench_runs (id, date, git_commit, machine) VALUES (1, '2026-01-05T12:00:00.000Z', 'a', 'm');
+                    INSERT INTO bench_results (run_id, job, tool, images_per_second, megapixels_per_second,
+                        wall_median_seconds, peak_rss_bytes, ssim) VALUES (1, 'bug-thumb/jpeg', 'thumbkit', 9, 60, 4, 1, NULL);
+                    """)
+            }
+        }
+        let store = try CatalogStore(path: path)
+        #expect(try store.schemaVersion() == CatalogStore.latestSchemaVersion)
+        let old = try #require(try store.read { try $0.benchResults() }.first)
+        #expect(old.imagesPerSecond == 9 && old.corpusDigest.isEmpty && old.images == 0 && old.timedRuns == 0)
+        let run = try store.addBenchRun(
+            date: Self.january31(hour: -24 * 20, minute: 0), gitCommit: "b", machine: "m",
+            results: [Self.result(30, corpus: "new", images: 3)])
+        let detail = try BenchHistory.detail(runID: run.id, store: store, calendar: Self.utcPlusOne)
+        #expect(detail.comparisons.first?.monthRuns == 1 && detail.comparisons.first?.incomparableRuns == 1)
     }
 }

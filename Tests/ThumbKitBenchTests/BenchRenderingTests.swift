@@ -42,6 +42,35 @@ struct BenchRenderingTests {
         #expect(lines[heading + 6].hasPrefix("  note:"))
     }
 
+    @Test func fittedToAWidthTheTableKeepsItsMainColumnsAndListsTheRestBelow() throws {
+        let report = BenchReportTests.sampleWithCatalogBuild()
+        let whole = BenchTextRenderer.render(report).split(separator: "\n").map(String.init)
+        #expect(whole.contains { $0.count > 100 })  // what an 80-100 column terminal wrapped
+        for width in [100, 80] {
+            let text = BenchTextRenderer.render(report, width: width)
+            let lines = text.split(separator: "\n").map(String.init)
+            #expect(lines.allSatisfy { $0.count <= width }, "\(lines.filter { $0.count > width })")
+            let heading = try #require(lines.firstIndex { $0.hasPrefix("bug-thumb · jpeg set") })
+            let header = lines[heading + 1].split(separator: " ").joined(separator: " ")
+            #expect(header == "tool img/s peak RSS SSIM mean/min thumbkit ÷")
+            // Every figure is still there, below the table.
+            #expect(text.contains("  thumbkit: MP/s 210.0 · wall s min/med/max 1.20 / 1.33 / 1.50 · CPU s 2.50"))
+            #expect(text.contains("PSNR mean/min 31.20/25.10"))
+        }
+        // A table that fits is left whole.
+        let wide = BenchTextRenderer.render(report, width: 400)
+        #expect(wide == BenchTextRenderer.render(report))
+    }
+
+    @Test func aToolThatCropsOffCentreSaysSoInPixelsApartFromItsQuality() throws {
+        var report = BenchReportTests.sample()
+        report.jobs[0].tools[1].cropGeometry = .wholePixel
+        report.jobs[0].tools[1].centringOffsetPixels = 0.5
+        let text = BenchTextRenderer.render(report)
+        #expect(text.contains("crops at whole output pixels, up to 0.50 px off the exact centre"))
+        #expect(text.contains("cut with each tool's own crop geometry"))
+    }
+
     @Test func aCatalogBuildShowsItsCountsAndNoQualityOrRatioColumns() throws {
         let text = BenchTextRenderer.render(BenchReportTests.sampleWithCatalogBuild())
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -85,6 +85,7 @@ struct BenchReportTests {
         let jobs = try #require(object["jobs"] as? [[String: Any]])
         let jobKeys: Set = [
             "name", "set", "summary", "kind", "images", "imagesAre", "sources", "megapixels", "outputFormat", "tools",
+            "corpusDigest",
         ]
         for job in jobs { #expect(Set(job.keys) == jobKeys, "keys of \(job["name"] ?? "?")") }
         let job = jobs[0]
@@ -106,7 +107,7 @@ struct BenchReportTests {
         let required = [
             "tool", "role", "imagesPerSecond", "megapixelsPerSecond", "wallSeconds", "cpuSeconds", "peakRSSBytes",
             "ssim", "psnr", "ssimLinear", "psnrLinear", "scoredOutputs", "identicalOutputs", "sizeMismatches",
-            "missingOutputs", "unreadableOutputs", "failures", "speedRatio",
+            "missingOutputs", "unreadableOutputs", "failures", "speedRatio", "cropGeometry", "centringOffsetPixels",
         ]
         for result in results {
             #expect(Set(result.keys) == Set(required), "keys of \(result["tool"] ?? "?")")

@@ -44,10 +44,10 @@ struct BenchCommandTests {
                 json: "r.json", html: "r.html", catalog: "h.sqlite", note: "after fix", save: false)
         ),
         (["bench", "--job", "icons", "--runs", "1"], settings(jobs: [.icons], runs: 1)),
-        (["bench", "history"], .history(catalog: "thumbkit.sqlite")),
-        (["bench", "history", "--catalog", "h.sqlite"], .history(catalog: "h.sqlite")),
-        (["bench", "show", "7"], .show(runID: 7, catalog: "thumbkit.sqlite")),
-        (["bench", "show", "--catalog", "h.sqlite", "12"], .show(runID: 12, catalog: "h.sqlite")),
+        (["bench", "history"], .history(catalog: "thumbkit.sqlite", wide: false)),
+        (["bench", "history", "--catalog", "h.sqlite"], .history(catalog: "h.sqlite", wide: false)),
+        (["bench", "show", "7"], .show(runID: 7, catalog: "thumbkit.sqlite", wide: false)),
+        (["bench", "show", "--catalog", "h.sqlite", "12"], .show(runID: 12, catalog: "h.sqlite", wide: false)),
         (
             ["bench", "decode", "--job", "fit-256", "-j", "3", "a.jpg", "b.png"],
             .decode(job: .fit256, files: ["a.jpg", "b.png"], parallel: 3)

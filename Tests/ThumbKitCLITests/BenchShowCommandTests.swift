@@ -19,7 +19,8 @@ struct BenchShowCommandTests {
             for (day, speed) in [(0.0, 10.0), (10, 30), (23, 40)] {
                 let result = BenchResult(
                     job: "bug-thumb/jpeg", tool: "thumbkit", imagesPerSecond: speed, megapixelsPerSecond: speed * 7,
-                    wallMedianSeconds: 40 / speed, peakRSSBytes: 1 << 20)
+                    wallMedianSeconds: 40 / speed, peakRSSBytes: 1 << 20, corpusDigest: "three", images: 3,
+                    timedRuns: 5)
                 let run = try store.addBenchRun(
                     date: Date(timeIntervalSince1970: noon10January + day * 86_400), gitCommit: "abcdef0123456789",
                     machine: "Test CPU, 2 cores", note: speed == 30 ? "faster" : "", results: [result])
@@ -48,13 +49,13 @@ struct BenchShowCommandTests {
         #expect(status == 0 && err.isEmpty)
         #expect(out.contains("Run \(history.ids[1]) · 20.01.2026, 12:00 · commit abcdef012345"))
         #expect(out.contains("Note: faster"))
-        #expect(out.contains("Against 2 runs in Januar 2026:"))
+        #expect(out.contains("Against the runs of Januar 2026 on the same corpus"))
         let row = try #require(out.split(separator: "\n").first { $0.hasPrefix("bug-thumb/jpeg") })
         let cells = row.split(separator: " ").map(String.init)
-        // images/s, month min, avg, max, loss from best, gain over worst: German decimal commas.
+        // images/s, runs, month min, avg, max, loss from best, gain over worst: German decimal commas.
         #expect(cells[1] == "thumbkit")
-        #expect(Array(cells[2...5]) == ["30,0", "10,0", "20,0", "30,0"])
-        #expect(cells.count == 8 && cells[6] == "0,0\u{00A0}%" && cells[7] == "+200,0\u{00A0}%")
+        #expect(Array(cells[2...6]) == ["30,0", "2", "10,0", "20,0", "30,0"])
+        #expect(cells.count == 9 && cells[7] == "0,0\u{00A0}%" && cells[8] == "+200,0\u{00A0}%")
         #expect(!out.contains("\u{1B}["))  // not a terminal: no colour
     }
 
@@ -63,7 +64,7 @@ struct BenchShowCommandTests {
         let (_, out, _) = await run(
             ["bench", "show", String(history.ids[0]), "--catalog", history.path],
             environment: ["LANG": "de_DE.UTF-8", "LC_ALL": "en_US.UTF-8", "TZ": "UTC"])
-        #expect(out.contains("Against 2 runs in January 2026:"))
+        #expect(out.contains("Against the runs of January 2026 on the same corpus"))
         let row = try #require(out.split(separator: "\n").first { $0.hasPrefix("bug-thumb/jpeg") })
         #expect(row.contains("10.0") && row.contains("20.0") && row.contains("-66.7%") && row.contains(" 0.0%"))
     }
@@ -119,5 +120,64 @@ struct BenchShowCommandTests {
     ])
     func theLocaleComesFromTheEnvironment(environment: [String: String], identifier: String) {
         #expect(BenchShowCommand.locale(for: "LC_NUMERIC", environment: environment).identifier == identifier)
+    }
+
+    @Test func aRunOnAnotherCorpusIsNotComparedAndTheRowSaysFromHowManyRuns() async throws {
+        let history = try History()
+        let store = try CatalogStore(path: history.path)
+        let small = try store.addBenchRun(
+            date: Date(timeIntervalSince1970: 1_768_046_400 + 86_400), gitCommit: "0123456789abcdef",
+            machine: "Test CPU, 2 cores",
+            results: [
+                BenchResult(
+                    job: "bug-thumb/jpeg", tool: "thumbkit", imagesPerSecond: 14, megapixelsPerSecond: 90,
+                    wallMedianSeconds: 1 / 14, peakRSSBytes: 1 << 20, corpusDigest: "one", images: 1, timedRuns: 5)
+            ])
+        let (status, out, _) = await run(
+            ["bench", "show", String(small.id), "--catalog", history.path], environment: ["LANG": "C", "TZ": "UTC"])
+        #expect(status == 0)
+        let row = try #require(out.split(separator: "\n").first { $0.hasPrefix("bug-thumb/jpeg") })
+        let cells = row.split(separator: " ").map(String.init)
+        // Alone with itself: 1 run, nothing lost from the best (it was "-53.3%" against 30 images/s).
+        #expect(cells[3] == "1" && cells[7] == "0.0%")
+        let joined = out.replacingOccurrences(of: "\n  ", with: " ")
+        #expect(
+            joined.contains("2 other runs of the month measured another corpus, image count or number of timed runs"))
+        // The January runs on the 3-image corpus still see only each other.
+        let (_, january, _) = await run(
+            ["bench", "show", String(history.ids[1]), "--catalog", history.path],
+            environment: ["LANG": "C", "TZ": "UTC"])
+        let january20 = try #require(january.split(separator: "\n").first { $0.hasPrefix("bug-thumb/jpeg") })
+        #expect(january20.split(separator: " ")[3] == "2")
+    }
+
+    @Test func onANarrowTerminalShowAndHistoryFitAndWideShowsEverything() async throws {
+        let history = try History()
+        let store = try CatalogStore(path: history.path)
+        try store.addBenchRun(
+            date: Date(timeIntervalSince1970: 1_768_046_400), gitCommit: "0123456789abcdef",
+            machine:
+                "AMD EPYC 7B13 64-Core Processor, 2 cores, Debian GNU/Linux 12 (bookworm), Linux 6.1.0-18-cloud-amd64",
+            note: "a long note about what changed in this run", results: [])
+        let environment = ["LANG": "C", "TZ": "UTC", "COLUMNS": "70", "NO_COLOR": "1"]
+        let show = await run(
+            ["bench", "show", String(history.ids[1]), "--catalog", history.path], environment: environment,
+            terminal: true)
+        let showLines = show.1.split(separator: "\n")
+        #expect(showLines.allSatisfy { $0.count <= 70 }, "\(show.1)")
+        #expect(show.1.contains("--wide"))
+        #expect(!showLines.contains { $0.contains("month avg") })
+        let wide = await run(
+            ["bench", "show", String(history.ids[1]), "--catalog", history.path, "--wide"], environment: environment,
+            terminal: true)
+        #expect(wide.1.contains("month avg"))
+
+        let list = await run(["bench", "history", "--catalog", history.path], environment: environment, terminal: true)
+        #expect(list.0 == 0)
+        #expect(list.1.split(separator: "\n").allSatisfy { $0.count <= 70 }, "\(list.1)")
+        #expect(list.1.contains("…") && !list.1.contains("cloud-amd64"))
+        let whole = await run(
+            ["bench", "history", "--catalog", history.path, "--wide"], environment: environment, terminal: true)
+        #expect(whole.1.contains("Linux 6.1.0-18-cloud-amd64  a long note"))
     }
 }

@@ -139,7 +139,7 @@ struct CatalogCLITests {
     @Test(arguments: [
         (["catalog", "rate", "1", "7"], "thumbkit: error: invalid rating '7': expected 0 to 5 in steps of 0.5\n"),
         (["catalog", "rate", "food:1", "3"], "thumbkit: error: only bugs have ratings, not food 1\n"),
-        (["catalog", "show", "bug"], "thumbkit: error: invalid record 'bug': expected N, bug:N or food:N\n"),
+        (["catalog", "rate", "bug", "3"], "thumbkit: error: invalid record 'bug': expected N, bug:N or food:N\n"),
     ])
     func badArgumentsAreUsageErrors(argv: [String], message: String) async throws {
         let workspace = try CLIWorkspace()
@@ -152,7 +152,9 @@ struct CatalogCLITests {
         let workspace = try CLIWorkspace()
         let missing = await Run(["catalog", "list", "--catalog", workspace.path("none.sqlite")])
         #expect(missing.status == 1)
-        #expect(missing.stderr.hasPrefix("thumbkit: \(workspace.path("none.sqlite")): no catalog here"))
+        #expect(
+            missing.stderr.hasPrefix(
+                "thumbkit: \(workspace.path("none.sqlite")): no such file or directory (no catalog here"))
         #expect(!FileManager.default.fileExists(atPath: workspace.path("none.sqlite")))
         _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", workspace.path("c.sqlite")])
         let noBug = await Run(["catalog", "show", "99", "--catalog", workspace.path("c.sqlite")])
@@ -163,7 +165,8 @@ struct CatalogCLITests {
                 workspace.path("c.sqlite"),
             ])
         #expect(
-            notImage.status == 1 && notImage.stderr == "thumbkit: \(workspace.path("x.png")): not a PNG or JPEG file\n")
+            notImage.status == 1 && notImage.stderr.hasPrefix("thumbkit: \(workspace.path("x.png")): not a PNG or JPEG")
+        )
     }
 
     @Test func aFailedRecordMakesTheBuildExitOneWithItsLineOnStderr() async throws {

@@ -18,6 +18,8 @@ struct ThumbSizeFormTests {
         (["-s", "44"], 44, 44),
         (["-s", "720x", "--fit", "fit"], 720, ThumbCommand.anyHeight),
         (["-s", "720X", "--fit", "fit"], 720, ThumbCommand.anyHeight),
+        (["-s", "x88", "--fit", "fit"], ThumbCommand.anyHeight, 88),
+        (["-s", "X88", "--fit", "fit"], ThumbCommand.anyHeight, 88),
     ])
     func sizesGiveTheirBox(argv: [String], width: Int, height: Int) throws {
         #expect(try Self.box(argv) == ParsedArguments.Size(width: width, height: height))
@@ -34,11 +36,19 @@ struct ThumbSizeFormTests {
         ),
         (
             ["-s", "0x", "--fit", "fit"],
-            .invalidValue(option: "--size", value: "0x", reason: "expected WxH, N or Wx (such as 720x)")
+            .invalidValue(option: "--size", value: "0x", reason: "expected WxH, N, Wx or xH (such as 720x or x88)")
         ),
         (
             ["-s", "-5x", "--fit", "fit"],
-            .invalidValue(option: "--size", value: "-5x", reason: "expected WxH, N or Wx (such as 720x)")
+            .invalidValue(option: "--size", value: "-5x", reason: "expected WxH, N, Wx or xH (such as 720x or x88)")
+        ),
+        (
+            ["-s", "x88"],
+            .invalidValue(option: "--size", value: "x88", reason: "a height-only size needs --fit fit")
+        ),
+        (
+            ["-s", "x0", "--fit", "fit"],
+            .invalidValue(option: "--size", value: "x0", reason: "expected WxH, N, Wx or xH (such as 720x or x88)")
         ),
         (
             ["-s", "x", "--fit", "fit"],

@@ -52,6 +52,17 @@ struct TypedValueParserTests {
         }
     }
 
+    /// Issue 12 item 26: `--max-pixels abc` asked for an integer "from 1 to 9223372036854775807".
+    @Test func anOpenEndedRangeIsDescribedWithoutIntMax() throws {
+        let reason = "expected a whole number of at least 1"
+        #expect(throws: UsageError.invalidValue(option: "--quality", value: "abc", reason: reason)) {
+            try parsed(["-q", "abc"]).int("quality", in: 1...Int.max)
+        }
+        #expect(throws: UsageError.invalidValue(option: "--quality", value: "0", reason: reason)) {
+            try parsed(["-q", "0"]).int("quality", in: 1...Int.max)
+        }
+    }
+
     @Test func doublesParseAndRejectNonFiniteValues() throws {
         #expect(try parsed(["--offset", "-0.25"]).double("offset") == -0.25)
         #expect(try parsed(["--offset", "3"]).double("offset", in: 0...10) == 3)

@@ -126,6 +126,8 @@ struct CatalogView: Equatable, CustomStringConvertible {
                 guard FileManager.default.fileExists(atPath: out + "/" + path, isDirectory: &isFolder),
                     !isFolder.boolValue
                 else { continue }
+                // The folder's ownership marker is the build's on purpose, not a leftover.
+                if path == ".thumbkit-catalog" { continue }
                 if (path as NSString).lastPathComponent.hasPrefix(".") {
                     hiddenLeftovers.append(path)
                 } else if !referenced.contains(path) {

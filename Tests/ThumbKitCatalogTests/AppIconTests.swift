@@ -9,7 +9,8 @@ struct AppIconTests {
     @Test func theSetHasTheFoodAppsIconAndXcodesSizes() {
         let pixels = Set(AppIcon.entries.map { "\($0.idiom) \($0.sizeText) @\($0.scale)x = \($0.pixels)" })
         for expected in [
-            "iphone 52x52 @2x = 104", "iphone 20x20 @3x = 60", "iphone 29x29 @1x = 29", "iphone 57x57 @1x = 57",
+            "iphone 52x52 @1x = 52", "iphone 52x52 @2x = 104", "iphone 20x20 @3x = 60", "iphone 29x29 @1x = 29",
+            "iphone 57x57 @1x = 57",
             "iphone 60x60 @3x = 180", "ipad 76x76 @2x = 152", "ipad 83.5x83.5 @2x = 167",
             "ios-marketing 1024x1024 @1x = 1024",
         ] {
@@ -75,5 +76,24 @@ struct AppIconTests {
         #expect(report.removed == AppIcon.files.count)
         #expect(try store.outputs(for: .app).allSatisfy { $0.kind == .rating })
         #expect(!FileManager.default.fileExists(atPath: out + "/app"))
+    }
+}
+
+extension AppIconTests {
+    /// The Food app's icon is a 52×52-pixel PNG: the set has it at @1x next to @2x and @3x.
+    @Test func theFoodAppsIconIs52PixelsAt1x() throws {
+        let food = AppIcon.entries.filter { $0.points == 52 }.map(\.pixels)
+        #expect(food == [52, 104, 156])
+        let workspace = try TestWorkspace()
+        let store = try workspace.store()
+        try workspace.addAssets(to: store, logo: true)
+        let out = workspace.path("out")
+        #expect(CatalogBuilder(store: store, outputDirectory: out).build().failures == [])
+        let row = try #require(
+            try store.outputs(for: .app).first { $0.kind == .icon && $0.recipe.contains("pt=52,") && $0.scale == 1 })
+        let decoded = try ImageDecoders.decodeFile(atPath: out + "/" + row.path)
+        #expect(decoded.buffer.width == 52 && decoded.buffer.height == 52 && row.format == .png)
+        let contents = try String(contentsOfFile: out + "/" + AppIcon.contentsPath, encoding: .utf8)
+        #expect(contents.contains("\"filename\" : \"\((row.path as NSString).lastPathComponent)\""))
     }
 }

@@ -33,8 +33,10 @@ struct CatalogBuilderTests {
             CatalogBuilder(store: store, outputDirectory: out, recipes: recipes, jobs: jobs)
         }
 
-        /// Files below the output folder, relative, sorted.
-        func files() -> [String] { OutputFolder(root: out).files(in: [""], includeHidden: true) }
+        /// Files below the output folder, relative, sorted (but the folder's ownership marker).
+        func files() -> [String] {
+            OutputFolder(root: out).files(in: [""], includeHidden: true).filter { $0 != OutputFolder.markerName }
+        }
 
         func rows(_ record: RecordRef) throws -> [OutputRecord] { try store.outputs(for: record) }
     }

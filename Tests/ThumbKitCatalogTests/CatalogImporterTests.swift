@@ -184,10 +184,11 @@ struct CatalogImporterTests {
         #expect(path == file)
     }
 
-    @Test func aMissingFileIsAnIOError() throws {
+    @Test func aMissingFileIsTheOneMissingFileError() throws {
         let workspace = try TestWorkspace()
         let store = try workspace.store()
         let error = catalogError { try CatalogImporter(store: store).importFile(at: workspace.path("none.json")) }
-        if case .io = error {} else { Issue.record("expected io, got \(String(describing: error))") }
+        #expect(error == .missingFile(workspace.path("none.json")))
+        #expect(error?.reason == "no such file or directory")
     }
 }

@@ -19,7 +19,7 @@ struct RatingBuildTests {
         #expect(strips.allSatisfy { $0.path.hasPrefix("ratings/rating-") && $0.format == .png })
         let potato = try fixture.rows(.bug(1)).filter { $0.kind == .rating }
         #expect(potato.map(\.scale) == [1, 2, 3])
-        #expect(potato.allSatisfy { $0.path.hasPrefix("ratings/rating-3.5.") })
+        #expect(potato.allSatisfy { $0.path.hasPrefix("ratings/rating-3.5-stars.") })
         #expect(potato.map(\.width) == [116, 232, 348] && potato.map(\.height) == [20, 40, 60])
         #expect(Set(potato.map(\.path)).isSubset(of: strips.map(\.path)))
         #expect(try consistencyProblems(store: fixture.store, outputDirectory: fixture.out) == [])
@@ -33,7 +33,7 @@ struct RatingBuildTests {
         let report = fixture.builder().build(only: [.bug(1)])
         #expect(report.made == 3 && report.removed == 3 && report.failures == [])
         let rows = try fixture.rows(.bug(1)).filter { $0.kind == .rating }
-        #expect(rows.count == 3 && rows.allSatisfy { $0.path.hasPrefix("ratings/rating-4.") })
+        #expect(rows.count == 3 && rows.allSatisfy { $0.path.hasPrefix("ratings/rating-4-stars.") })
         #expect(rows.allSatisfy { $0.recipe.hasSuffix("value=4") })
         #expect(fixture.files() == before)
     }

@@ -56,6 +56,7 @@ struct SiteGeneratorTests {
         let picture = try fixture.workspace.image("img/hostile.png", seed: 6)
         try fixture.store.write { tx in
             try tx.addBug(title: Self.hostile, rating: Rating(exactly: 4.5)!, image: try ImageRef.load(path: picture))
+            try tx.addBug(title: "Zero", rating: .zero, image: try ImageRef.load(path: picture))
             try tx.addCategory("Fish & <Chips>")
             try tx.addFood(category: "Fish & <Chips>", name: "Cod \"Special\"", image: try ImageRef.load(path: picture))
             try tx.addCategory("Empty")
@@ -75,12 +76,14 @@ struct SiteGeneratorTests {
             $0.hasSuffix(".html")
         }
         #expect(pages.count == report.pages)
-        // Index, bug list, food index, 3 bugs, 3 categories, 2 foods.
-        #expect(pages.count == 3 + 3 + 3 + 2)
+        // Index, bug list, food index, 4 bugs, 3 categories, 2 foods.
+        #expect(pages.count == 3 + 4 + 3 + 2)
         var checked = 0
         for page in pages {
             let reader = try PageReader.read(siteDirectory + "/" + page)
-            #expect(!reader.elements.contains("script"), "\(page)")
+            // The one script is the site's own file (dates and sizes in the reader's locale).
+            #expect(reader.elements.filter { $0 == "script" }.count == 1, "\(page)")
+            #expect(reader.links.contains { $0.hasSuffix(SiteText.scriptPath) }, "\(page)")
             let folder = ((siteDirectory + "/" + page) as NSString).deletingLastPathComponent
             for link in reader.links {
                 #expect(!link.contains("://") && !link.hasPrefix("/"), "\(page): \(link) is not relative")
@@ -100,6 +103,8 @@ struct SiteGeneratorTests {
         #expect(detail.text.contains(Self.hostile))
         let list = try PageReader.read(siteDirectory + "/bugs/index.html")
         #expect(list.text.contains(Self.hostile) && list.text.contains("4.5 out of 5"))
+        // A rating of 0 is zero stars, not "not rated" (issue 12 item 26).
+        #expect(list.text.contains("0 out of 5") && !list.text.contains("not rated"))
         let foods = try PageReader.read(siteDirectory + "/foods/index.html")
         #expect(foods.text.contains("Fish & <Chips>"))
         let html = try String(contentsOfFile: siteDirectory + "/bugs/index.html", encoding: .utf8)

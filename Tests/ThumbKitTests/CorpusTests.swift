@@ -69,7 +69,26 @@ struct CorpusTests {
         }
     }
 
-    @Test(arguments: warningRows)
+    /// Warning rows whose warning is about a colour chunk (libpng's "iCCP: known incorrect sRGB
+    /// profile"): never fatal, as the README says of colour-profile warnings.
+    static let profileWarningRows = warningRows.filter { $0.note.contains("warning: iCCP:") }
+
+    @Test func theProfileWarningRowsIncludeThePhotos() {
+        guard TestCorpus.requireCorpus() else { return }
+        #expect(
+            Set(Self.profileWarningRows.map(\.path)).isSuperset(of: ["photos/chelsea.png", "photos/astronaut.png"]))
+    }
+
+    @Test(arguments: profileWarningRows)
+    func colourProfileWarningRowDecodesEvenWhenWarningsAreFatal(_ row: TestCorpus.Row) throws {
+        let data = try TestCorpus.bytes(of: row.path)
+        let lenient = try ImageDecoders.decode(data, path: row.path)
+        let strict = try ImageDecoders.decode(data, path: row.path, options: DecodeOptions(failOnWarning: true))
+        #expect(strict.warnings == lenient.warnings && !strict.warnings.isEmpty)
+        #expect(strict.buffer == lenient.buffer)
+    }
+
+    @Test(arguments: warningRows.filter { !profileWarningRows.contains($0) })
     func warningRowDecodesWithAWarningAndFailsWhenWarningsAreFatal(_ row: TestCorpus.Row) throws {
         let data = try TestCorpus.bytes(of: row.path)
         let image = try ImageDecoders.decode(data, path: row.path)

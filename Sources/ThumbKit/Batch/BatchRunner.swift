@@ -18,6 +18,12 @@ public struct BatchRunner: Sendable {
     /// Off by default: outputs are still replaced atomically, and a thumbnail lost to a power
     /// cut is rebuilt from its source, whereas the flushes cost about a sixth of a batch's time.
     public var durable: Bool
+    /// Inputs already read, by path: the standard input (`-`) is read once by the caller and
+    /// handed in here. Any other path is read from disk.
+    public var preloaded: [String: [UInt8]] = [:]
+    /// When set, every output's bytes go here instead of to a file (`-o -`: the standard output),
+    /// and the report names the output `-`.
+    public var outputSink: (@Sendable ([UInt8]) throws(EncodeError) -> Void)?
 
     public init(
         request: ThumbnailRequest, encoding: EncodeOptions, template: OutputTemplate, jobs: Int,
@@ -36,14 +42,16 @@ public struct BatchRunner: Sendable {
     /// submission.
     /// `progress(done, total)` after each file and `onItem` with each finished item (from
     /// worker threads). Temporary files that killed writers left in the output folders are
-    /// removed first (`FileIO.removeStaleTemporaries`).
+    /// removed first (`FileIO.removeStaleTemporaries`). `subfolders` (one per file, as
+    /// `InputCollector.Result.subfolders`) fill the template's `%d`.
     public func run(
-        _ files: [String], progress: (@Sendable (Int, Int) -> Void)? = nil,
+        _ files: [String], subfolders: [String]? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
         onItem: (@Sendable (BatchItem) -> Void)? = nil
     ) -> BatchReport {
         let start = DispatchTime.now().uptimeNanoseconds
-        let plannedOutputs = planOutputs(files)
-        let outputPaths = plannedOutputs.flatMap { (try? $0.get()) ?? [] }.map(\.1)
+        let plannedOutputs = planOutputs(files, subfolders: subfolders ?? files.map { _ in "" })
+        // No folder to sweep when the outputs go to the sink (their "path" is `-`).
+        let outputPaths = outputSink != nil ? [] : plannedOutputs.flatMap { (try? $0.get()) ?? [] }.map(\.1)
         for folder in Set(outputPaths.map { ($0 as NSString).deletingLastPathComponent }) {
             FileIO.removeStaleTemporaries(in: folder.isEmpty ? "." : folder)
         }
@@ -93,33 +101,9 @@ public struct BatchRunner: Sendable {
     static func largestFirst(_ files: [String]) -> [Int] {
         let sizes = files.map { path -> Int in
             var st = stat()
-            return stat(path, &st) == 0 ? Int(st.st_size) : 0
+            return PathBytes.withCString(path, { stat($0, &st) }) == 0 ? Int(st.st_size) : 0
         }
         return files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
-    }
-
-    /// Output paths for every file; a file whose output would overwrite another input's output
-    /// (same base name) or its own source fails instead, so nothing is silently lost.
-    private func planOutputs(_ files: [String]) -> [Result<[(Int, String)], PlanError>] {
-        var owner: [String: String] = [:]
-        return files.map { file in
-            let outputs = request.scales.map { ($0, template.path(for: file, scale: $0)) }
-            for (_, path) in outputs {
-                if let other = owner[path] {
-                    return .failure(PlanError("\(file): output \(path) would overwrite the thumbnail of \(other)"))
-                }
-                if FileIO.isSameFile(path, file) {
-                    return .failure(PlanError("\(file): output \(path) is the source itself"))
-                }
-            }
-            for (_, path) in outputs { owner[path] = file }
-            return .success(outputs)
-        }
-    }
-
-    private struct PlanError: Error, CustomStringConvertible {
-        let description: String
-        init(_ text: String) { description = text }
     }
 
     /// Reads, decodes, resizes, encodes and writes one file; nil when the file is memory-heavy
@@ -130,7 +114,7 @@ public struct BatchRunner: Sendable {
         var megapixels = 0.0
         var deadline = request.decode.limits.deadline()
         do {
-            let data = try FileIO.read(file, maxBytes: request.decode.limits.maxFileBytes)
+            let data = try preloaded[file] ?? FileIO.read(file, maxBytes: request.decode.limits.maxFileBytes)
             let heavy = Thumbnailer.decodeMemoryEstimate(data, request: request) >= BatchScheduler.heavyBytes
             if heavy && !scheduler.claimHeavy(index) { return nil }
             defer { if heavy { scheduler.releaseHeavy() } }
@@ -152,6 +136,12 @@ public struct BatchRunner: Sendable {
                     ))
             }
             try deadline.check(path: file)  // last chance: once writing starts, it finishes
+            if let outputSink {
+                for (_, bytes) in encoded { try outputSink(bytes) }
+                return BatchItem(
+                    input: file, outputs: encoded.map(\.0), error: nil,
+                    warnings: set.warnings.map { "\(file): \($0)" }, megapixels: megapixels)
+            }
             var written: [String] = []
             do {
                 for (output, bytes) in encoded {

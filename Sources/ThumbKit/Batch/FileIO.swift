@@ -14,7 +14,7 @@ public enum FileIO {
     public static func read(_ path: String, maxBytes: Int = ImageLimits.defaultMaxFileBytes) throws(DecodeError)
         -> [UInt8]
     {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         if fd < 0 { throw .unreadable(path: path, reason: errnoText()) }
         defer { close(fd) }
         var st = stat()
@@ -56,15 +56,15 @@ public enum FileIO {
     /// rename that follows), which is worth it for records, not for thumbnails that can be
     /// rebuilt from their sources.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(EncodeError) {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        } catch {
-            throw .write(path: path, reason: "cannot create folder \(dir): \(error.localizedDescription)")
+        // Split by hand, not with URL: the path may stand for bytes that are not UTF-8 (PathBytes).
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        if let reason = makeFolders(dir) {
+            throw .write(path: path, reason: "cannot create folder \(dir): \(reason)")
         }
-        let temp = dir + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let temp = dir + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = PathBytes.withCString(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         if fd < 0 { throw .write(path: path, reason: errnoText()) }
         var failure: String?
         bytes.withUnsafeBytes { raw in
@@ -87,9 +87,11 @@ public enum FileIO {
         }
         if durable && failure == nil && fsync(fd) != 0 { failure = errnoText() }
         if close(fd) != 0 && failure == nil { failure = errnoText() }
-        if failure == nil && rename(temp, path) != 0 { failure = errnoText() }
+        if failure == nil && PathBytes.withCString(temp, { t in PathBytes.withCString(path) { rename(t, $0) } }) != 0 {
+            failure = errnoText()
+        }
         if let failure {
-            unlink(temp)
+            _ = PathBytes.withCString(temp) { unlink($0) }
             throw .write(path: path, reason: failure)
         }
     }
@@ -98,8 +100,22 @@ public enum FileIO {
     public static func isSameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat()
         var sb = stat()
-        guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+        guard PathBytes.withCString(a, { stat($0, &sa) }) == 0, PathBytes.withCString(b, { stat($0, &sb) }) == 0
+        else { return false }
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    }
+
+    /// Creates `dir` and its missing parents (as `mkdir -p`); nil on success, else the reason.
+    static func makeFolders(_ dir: String) -> String? {
+        var st = stat()
+        if PathBytes.withCString(dir, { stat($0, &st) }) == 0 {
+            return (st.st_mode & S_IFMT) == S_IFDIR ? nil : "a file is in the way"
+        }
+        if let slash = dir.lastIndex(of: "/"), slash != dir.startIndex {
+            if let reason = makeFolders(String(dir[..<slash])) { return reason }
+        }
+        if PathBytes.withCString(dir, { mkdir($0, 0o755) }) != 0 && errno != EEXIST { return errnoText() }
+        return nil
     }
 
     /// The current `errno` as text, lower-case.

@@ -1,73 +1,154 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Turns command-line arguments (files and folders) into the list of files to process.
 ///
-/// A file named explicitly is always attempted (its bytes decide whether it is an image). In a
-/// folder, files without an image extension are skipped with a notice; hidden entries are
-/// ignored. An argument that yields nothing (missing path, a folder with no images) is a failure
-/// for that argument.
+/// A file named explicitly is always attempted (its bytes decide whether it is an image), and
+/// `-` stands for the standard input. In a folder, files without an image extension are skipped
+/// with a notice; hidden entries are ignored. Names are bytes (see ``PathBytes``): a name that is
+/// not valid UTF-8 is walked and opened like any other. With `recursive`, every folder is entered
+/// once (by device and inode), so symbolic-link loops end, and the `excludedFolders` (the run's
+/// own output folders) are left out with a notice. An argument that yields nothing (missing
+/// path, a folder with no images) is a failure for that argument.
 public struct InputCollector: Sendable {
     /// Extensions treated as images when walking folders.
-    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe"]
+    public static var imageExtensions: Set<String> { Set(ImageFormat.fileExtensions.keys) }
 
     /// Walk sub-folders too.
     public var recursive: Bool
+    /// Folders never walked into (compared by device and inode), such as the output folders
+    /// of the run, so a second run does not take its own earlier outputs as inputs.
+    public var excludedFolders: [String]
 
-    public init(recursive: Bool = false) {
+    public init(recursive: Bool = false, excludedFolders: [String] = []) {
         self.recursive = recursive
+        self.excludedFolders = excludedFolders
     }
 
     /// The outcome: files in argument order (each folder's files sorted by name), notices about
     /// skipped files, and failures for arguments that yielded nothing.
     public struct Result: Sendable {
         public var files: [String] = []
+        /// For each of `files`, its folder relative to the folder argument it was found in
+        /// (`a/b`), or empty for a file at the top of a folder argument or named explicitly.
+        public var subfolders: [String] = []
         public var notices: [String] = []
         public var failures: [DecodeError] = []
     }
 
+    /// A folder's identity on disk.
+    struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+
+        init(_ st: stat) {
+            (device, inode) = (UInt64(st.st_dev), UInt64(st.st_ino))
+        }
+    }
+
+    /// `stat` of the path the string stands for (following links).
+    static func status(_ path: String) -> stat? {
+        var st = stat()
+        let ok = PathBytes.withCString(path) { stat($0, &st) } == 0
+        return ok ? st : nil
+    }
+
     public func collect(_ arguments: [String]) -> Result {
         var result = Result()
-        let fm = FileManager.default
+        let excluded = Set(excludedFolders.compactMap(Self.status).map(FileID.init))
         for argument in arguments {
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: argument, isDirectory: &isDir) else {
-                result.failures.append(.unreadable(path: argument, reason: "no such file or directory"))
+            if argument == "-" {
+                result.add("-", subfolder: "")
                 continue
             }
-            if !isDir.boolValue {
-                result.files.append(argument)
+            guard let st = Self.status(argument) else {
+                let reason = String(cString: strerror(errno)).lowercased()
+                result.failures.append(.unreadable(path: argument, reason: reason))
+                continue
+            }
+            if (st.st_mode & S_IFMT) != S_IFDIR {
+                result.add(argument, subfolder: "")
                 continue
             }
             let before = result.files.count
-            walk(argument, into: &result)
+            var visited: Set<FileID> = [FileID(st)]
+            let subfolderCount = walk(argument, relative: "", visited: &visited, excluded: excluded, into: &result)
             if result.files.count == before {
-                result.failures.append(.notAnImage(path: argument, reason: "folder has no PNG or JPEG files"))
+                let hint = !recursive && subfolderCount > 0 ? " (it has sub-folders: walk them with -r)" : ""
+                result.failures.append(.notAnImage(path: argument, reason: "folder has no PNG or JPEG files" + hint))
             }
         }
         return result
     }
 
-    private func walk(_ dir: String, into result: inout Result) {
-        let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: dir) else {
-            result.failures.append(.unreadable(path: dir, reason: "cannot list folder"))
-            return
+    /// Adds the files of `dir` (and, when recursive, of its sub-folders); returns how many
+    /// sub-folders `dir` has.
+    private func walk(
+        _ dir: String, relative: String, visited: inout Set<FileID>, excluded: Set<FileID>,
+        into result: inout Result
+    ) -> Int {
+        guard let names = Self.names(in: dir) else {
+            let reason = String(cString: strerror(errno)).lowercased()
+            result.failures.append(.unreadable(path: dir, reason: "cannot list folder: \(reason)"))
+            return 0
         }
         let base = dir.hasSuffix("/") ? String(dir.dropLast()) : dir
-        for name in names.sorted() where !name.hasPrefix(".") {
+        var subfolders = 0
+        for name in names where !name.hasPrefix(".") {
             let path = base + "/" + name
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else { continue }
-            if isDir.boolValue {
-                if recursive { walk(path, into: &result) }
+            guard let st = Self.status(path) else {
+                let reason = String(cString: strerror(errno)).lowercased()
+                result.notices.append("\(path): skipped, \(reason)")
                 continue
             }
-            let ext = (name as NSString).pathExtension.lowercased()
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                subfolders += 1
+                guard recursive else { continue }
+                let id = FileID(st)
+                if excluded.contains(id) {
+                    result.notices.append("\(path): skipped, it is an output folder of this run")
+                } else if !visited.insert(id).inserted {
+                    result.notices.append("\(path): skipped, a folder already walked (a link loop)")
+                } else {
+                    _ = walk(
+                        path, relative: relative.isEmpty ? name : relative + "/" + name, visited: &visited,
+                        excluded: excluded, into: &result)
+                }
+                continue
+            }
+            let ext = OutputTemplate.splitExtension(name).ext.lowercased()
             if Self.imageExtensions.contains(ext) {
-                result.files.append(path)
+                result.add(path, subfolder: relative)
             } else {
                 result.notices.append("\(path): skipped, not an image extension")
             }
         }
+        return subfolders
+    }
+
+    /// The entries of a folder (without `.` and `..`), sorted by their bytes; nil when it
+    /// cannot be listed (`errno` says why). Uses `readdir`, which gives names as bytes.
+    public static func names(in dir: String) -> [String]? {
+        guard let handle = PathBytes.withCString(dir, { opendir($0) }) else { return nil }
+        defer { closedir(handle) }
+        var entries: [[UInt8]] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            entries.append(name)
+        }
+        return entries.sorted { $0.lexicographicallyPrecedes($1) }.map { PathBytes.string($0) }
+    }
+}
+
+extension InputCollector.Result {
+    fileprivate mutating func add(_ file: String, subfolder: String) {
+        files.append(file)
+        subfolders.append(subfolder)
     }
 }

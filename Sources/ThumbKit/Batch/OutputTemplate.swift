@@ -1,8 +1,10 @@
 import Foundation
 
 /// Output file names from a template, as vipsthumbnail's `-o`: `%s` is the input's base name
-/// without its extension, and the template's extension picks the format. With several scale
-/// factors, `@2x` / `@3x` goes before the extension (`icon.png`, `icon@2x.png`).
+/// without its extension, `%d` the input's sub-folder below the folder argument it was found in
+/// (empty at the top, so `mirror/%d/%s.jpg` mirrors a tree), and the template's extension picks
+/// the format. With several scale factors, `@2x` / `@3x` goes before the extension (`icon.png`,
+/// `icon@2x.png`).
 public struct OutputTemplate: Sendable, Hashable {
     /// The pattern, e.g. `thumbs/%s_88.jpg`.
     public let pattern: String
@@ -25,11 +27,70 @@ public struct OutputTemplate: Sendable, Hashable {
         }
     }
 
-    /// The output path for `input` at `scale` (1 has no suffix).
-    public func path(for input: String, scale: Int = 1) -> String {
+    /// Why a template cannot be used as given.
+    public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The extension names no format ThumbKit writes (`gif`).
+        case unsupportedExtension(String)
+        /// The extension names another format than the one asked for (`%s.png` with JPEG).
+        case contradictsFormat(extension: String, format: ImageFormat)
+
+        public var description: String {
+            let known = ImageFormat.fileExtensions.keys.sorted().joined(separator: ", ")
+            switch self {
+            case .unsupportedExtension(let ext):
+                return "'.\(ext)' is not an output format ThumbKit writes (extensions: \(known))"
+            case .contradictsFormat(let ext, let format):
+                return "the extension '.\(ext)' contradicts --format \(format.rawValue)"
+            }
+        }
+    }
+
+    /// A template checked strictly: an extension must name a format ThumbKit writes and agree
+    /// with `format`; with no extension, `format`'s (or JPEG's) extension is appended.
+    public init(validating pattern: String, format: ImageFormat?) throws(Problem) {
+        let ext = Self.splitExtension(pattern).ext
+        if !ext.isEmpty {
+            guard let fromExt = ImageFormat(fileExtension: ext) else { throw .unsupportedExtension(ext) }
+            if let format, format != fromExt { throw .contradictsFormat(extension: ext, format: format) }
+        }
+        self.init(pattern, format: format)
+    }
+
+    /// True when the pattern has `%s`, so different inputs get different names.
+    public var hasNamePlaceholder: Bool { pattern.contains("%s") }
+
+    /// The folder every output lands in or below: the pattern's folder up to the first
+    /// placeholder (`thumbs` for `thumbs/%d/%s.jpg`, `.` for `%s.jpg`).
+    public var outputRoot: String {
+        let head = pattern.range(of: "%").map { String(pattern[..<$0.lowerBound]) } ?? pattern
+        guard let slash = head.lastIndex(of: "/") else { return "." }
+        let folder = String(head[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// The output path for `input` at `scale` (1 has no suffix); `subfolder` fills `%d`.
+    public func path(for input: String, subfolder: String = "", scale: Int = 1) -> String {
         let fileName = input.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? input
         let base = Self.splitExtension(fileName).stem
-        let filled = pattern.replacingOccurrences(of: "%s", with: base)
+        // One pass, so a `%d` inside a file name is not expanded again.
+        var filled = ""
+        var rest = Substring(pattern)
+        while let percent = rest.firstIndex(of: "%") {
+            filled += rest[..<percent]
+            let after = rest[rest.index(after: percent)...]
+            if after.hasPrefix("s") {
+                filled += base
+                rest = after.dropFirst()
+            } else if after.hasPrefix("d") {
+                rest = after.dropFirst()
+                // An empty sub-folder takes its slash with it (`%d/x` is `x`, never `/x`).
+                if subfolder.isEmpty { if rest.hasPrefix("/") { rest = rest.dropFirst() } } else { filled += subfolder }
+            } else {
+                filled += "%"
+                rest = after
+            }
+        }
+        filled += rest
         guard scale != 1 else { return filled }
         let parts = Self.splitExtension(filled)
         return parts.stem + "@\(scale)x" + (parts.ext.isEmpty ? "" : "." + parts.ext)

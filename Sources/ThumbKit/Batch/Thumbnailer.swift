@@ -10,7 +10,7 @@ public enum Thumbnailer {
     public static func make(
         from data: [UInt8], path: String, request: ThumbnailRequest, threads: Int = 1, deadline: Deadline? = nil
     ) throws(DecodeError) -> ThumbnailSet {
-        let variants = request.scales.map { request.resize.scaled(by: $0) }
+        let variants = try request.variants(path: path)
         let rendered = try render(
             data, path: path, variants: variants, decode: request.decode,
             shrinkOnLoadMargin: request.shrinkOnLoadMargin, threads: threads, deadline: deadline)
@@ -35,7 +35,8 @@ public enum Thumbnailer {
     /// variant with `shrinkOnLoadMargin` times its resolution, and resizes it for each variant
     /// (for example a list thumbnail at @1x, @2x, @3x and a detail image, from one decode).
     /// Gives up with `.overLimit` once `deadline` (nil: `decode.limits.maxSeconds` from now) has
-    /// passed: in the decoder, between chunks of resampled rows, or between variants.
+    /// passed: in the decoder, between chunks of resampled rows, or between variants. Every
+    /// variant's output is checked against `decode.limits` first (`.overLimit` when too large).
     public static func render(
         _ data: [UInt8], path: String, variants: [ResizeOptions], decode: DecodeOptions = DecodeOptions(),
         shrinkOnLoadMargin: Double = 2, threads: Int = 1, deadline: Deadline? = nil
@@ -45,6 +46,8 @@ public enum Thumbnailer {
         let header = try ImageDecoders.readHeader(data, path: path)
         try decode.limits.check(width: header.width, height: header.height, path: path)
         let orientation = decode.autoRotate ? header.orientation : .up
+        try checkOutputs(
+            header: header, variants: variants, orientation: orientation, limits: decode.limits, path: path)
         let minimumScale = minimumLoadScale(
             header: header, variants: variants, orientation: orientation, margin: shrinkOnLoadMargin)
         // Stream decoded rows into the resamplers, so the decoded image is never whole in
@@ -129,11 +132,13 @@ public enum Thumbnailer {
         guard let header = try? ImageDecoders.readHeader(data, path: "") else { return 0 }
         switch header.format {
         case .png:
-            return header.isProgressive ? header.width * header.height * 4 : 0
+            guard header.isProgressive else { return 0 }
+            let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+            return overflow || pixels > Int.max / 4 ? .max : pixels * 4
         case .jpeg:
             guard header.isProgressive else { return 0 }
             let orientation = request.decode.autoRotate ? header.orientation : .up
-            let variants = request.scales.map { request.resize.scaled(by: $0) }
+            guard let variants = try? request.variants(path: "") else { return 0 }
             let scale = minimumLoadScale(
                 header: header, variants: variants, orientation: orientation, margin: request.shrinkOnLoadMargin)
             return ImageDecoders.JPEG.coefficientBufferBytes(

@@ -50,12 +50,16 @@ extension ImageDecoders {
             // ImageDecoders+ProgressiveDC.swift); at 1/8 smoothing off on both paths so they agree.
             var pixels: [UInt8]
             var warnings: [String] = []
+            if header.isProgressive { try checkCoefficientMemory(data, path: path, scaleNumerator, options.limits) }
             if header.isProgressive, !options.failOnWarning,
-                let fast = decodeProgressiveFast(data, scaleNumerator: scaleNumerator)
+                let fast = decodeProgressiveFast(
+                    data, scaleNumerator: scaleNumerator, deadline: deadline,
+                    maxBytes: options.limits.coefficientBudgetBytes)
             {
                 try deadline.check(path: path)
                 pixels = fast
             } else {
+                try deadline.check(path: path)  // the fast path may have stopped for it
                 (pixels, warnings) = try decodeWithLibjpeg(
                     data, path: path, options: options, scaleNumerator: scaleNumerator, count: count,
                     blockSmoothing: !(scaleNumerator == 1 && header.isProgressive), deadline: deadline)

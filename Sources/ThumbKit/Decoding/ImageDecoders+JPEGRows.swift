@@ -17,8 +17,11 @@ extension ImageDecoders.JPEG {
         let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
         let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
         let color = ImageDecoders.colorConversion(data: data, format: .jpeg, kind: info.pixelKind, options: options)
+        if header.isProgressive { try checkCoefficientMemory(data, path: path, scaleNumerator, options.limits) }
         if header.isProgressive, !options.failOnWarning,
-            var pixels = decodeProgressiveFast(data, scaleNumerator: scaleNumerator)
+            var pixels = decodeProgressiveFast(
+                data, scaleNumerator: scaleNumerator, deadline: deadline,
+                maxBytes: options.limits.coefficientBudgetBytes)
         {
             try deadline.check(path: path)
             color.apply(&pixels)
@@ -29,6 +32,7 @@ extension ImageDecoders.JPEG {
             }
             return ImageDecoders.StreamedDecode(warnings: [], color: color.outcome)
         }
+        try deadline.check(path: path)  // the fast path may have stopped for it
         var err = CodecMessage.buffer()
         var warn = CodecMessage.buffer()
         var outWidth: UInt32 = 0

@@ -35,10 +35,12 @@ extension ImageDecoders {
             var err = CodecMessage.buffer()
             var warn = CodecMessage.buffer()
             var rc: Int32 = -1
+            // libpng never stops on a warning here: `failsOn(warning:)` decides afterwards, so a
+            // colour-profile warning is never fatal.
             var pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
                 rc = data.withUnsafeBufferPointer { src in
                     tk_png_decode_rgba8_until(
-                        src.baseAddress, src.count, dst.baseAddress, count, options.failOnWarning ? 1 : 0,
+                        src.baseAddress, src.count, dst.baseAddress, count, 0,
                         deadline.shimValue, &warn, &err)
                 }
                 // On failure the array is thrown away; claim nothing so no garbage is exposed.
@@ -49,6 +51,7 @@ extension ImageDecoders {
                 throw ImageDecoders.shimFailure(
                     warning: warning, error: CodecMessage.text(err), options: options, deadline: deadline, path: path)
             }
+            if options.failsOn(warning: warning) { throw .warning(path: path, reason: warning) }
             // Colour: iCCP / sRGB / gAMA / cHRM to sRGB (ImageDecoders+Color.swift).
             let kind = pixelKind(header)
             let color = ImageDecoders.manageColor(&pixels, data: data, format: .png, kind: kind, options: options)

@@ -24,7 +24,7 @@ extension ImageDecoders.PNG {
         return try data.withUnsafeBufferPointer { (src) throws(DecodeError) -> ImageDecoders.StreamedDecode in
             guard
                 let rows = tk_png_rows_begin(
-                    src.baseAddress, src.count, options.failOnWarning ? 1 : 0, &width, &height, &warn, &err)
+                    src.baseAddress, src.count, 0, &width, &height, &warn, &err)
             else {
                 throw ImageDecoders.shimFailure(
                     warning: CodecMessage.text(warn), error: CodecMessage.text(err), options: options,
@@ -49,6 +49,8 @@ extension ImageDecoders.PNG {
                     warning: warning, error: rowError ?? CodecMessage.text(err), options: options,
                     deadline: deadline, path: path)
             }
+            // libpng never stops on a warning (0 above): the rule is `failsOn(warning:)`.
+            if options.failsOn(warning: warning) { throw .warning(path: path, reason: warning) }
             return ImageDecoders.StreamedDecode(warnings: warning.isEmpty ? [] : [warning], color: color.outcome)
         }
     }

@@ -32,8 +32,12 @@ extension ImageDecoders.JPEG {
     /// so the normal 1/8 decode of progressive files turns it off too and both paths agree.
     ///
     /// Any libjpeg warning on the reduced stream also means nil: the whole file is then decoded
-    /// normally and reports its warnings as usual.
-    static func decodeProgressiveAtOneEighth(_ data: [UInt8]) -> (pixels: [UInt8], route: ProgressiveRoute)? {
+    /// normally and reports its warnings as usual. Nil too once `deadline` has passed (checked in
+    /// the scan loops and by libjpeg), or when the DC coefficients would take more than
+    /// `maxBytes`: the caller checks both before it falls back.
+    static func decodeProgressiveAtOneEighth(
+        _ data: [UInt8], deadline: Deadline = .never, maxBytes: Int = .max
+    ) -> (pixels: [UInt8], route: ProgressiveRoute)? {
         guard let layout = JPEGScanLayout(data), layout.frame.marker == 0xC2 else { return nil }
         // libjpeg gives up after 1000 scans (jpeg_shim.c); let it say so.
         guard layout.parts.lazy.filter({ if case .scan = $0 { true } else { false } }).count <= maxScans else {
@@ -42,14 +46,15 @@ extension ImageDecoders.JPEG {
         let frame = layout.frame
         let sizes = frame.components.map { idctSizeAtOneEighth($0, frame: frame) }
         if sizes.allSatisfy({ $0 == 1 }) {
-            guard let dc = JPEGProgressiveCoefficients.decode(layout) else { return nil }
+            guard let dc = JPEGProgressiveCoefficients.decode(layout, deadline: deadline, maxBytes: maxBytes)
+            else { return nil }
             if let pixels = JPEGDCPixels.rgba(dc, frame: frame, colorSpace: colorSpace(of: data)) {
                 return (pixels, .direct)
             }
             guard let stream = JPEGTranscoder.transcode(dc, layout: layout),
                 let pixels = libjpegDecode(
                     stream, width: frame.width, height: frame.height, scaleNumerator: 1,
-                    blockSmoothing: false, failOnWarning: true)
+                    blockSmoothing: false, failOnWarning: true, deadline: deadline)
             else { return nil }
             return (pixels, .transcoded)
         }
@@ -61,7 +66,7 @@ extension ImageDecoders.JPEG {
         guard
             let pixels = libjpegDecode(
                 stream, width: frame.width, height: frame.height, scaleNumerator: 1,
-                blockSmoothing: false, failOnWarning: true)
+                blockSmoothing: false, failOnWarning: true, deadline: deadline)
         else { return nil }
         return (pixels, .filtered)
     }
@@ -92,6 +97,20 @@ extension ImageDecoders.JPEG {
             let size = idctSize(frame.components[c], frame: frame, scaleNumerator: scaleNumerator)
             let perBlock = 8 + 2 * JPEGProgressiveCoefficients.keptPositions(idctSize: size).count
             return total + frame.paddedBlocksWide(c) * frame.paddedBlocksHigh(c) * perBlock
+        }
+    }
+
+    /// Throws `.overLimit` when a progressive file's coefficient buffers at `scaleNumerator`/8
+    /// (`coefficientBufferBytes`, from the header) would exceed `limits.coefficientBudgetBytes`.
+    static func checkCoefficientMemory(
+        _ data: [UInt8], path: String, _ scaleNumerator: Int, _ limits: ImageLimits
+    ) throws(DecodeError) {
+        let bytes = coefficientBufferBytes(data, scaleNumerator: scaleNumerator)
+        guard bytes <= limits.coefficientBudgetBytes else {
+            throw .overLimit(
+                path: path,
+                reason: "its coefficient buffers need \(bytes) bytes, over the \(limits.coefficientBudgetBytes) "
+                    + "the pixel limit allows")
         }
     }
 
@@ -147,8 +166,11 @@ extension ImageDecoders.JPEG {
     /// block instead of libjpeg's 128), re-coded as a sequential JPEG and decoded by libjpeg at
     /// the same scale. Pixel-identical to libjpeg's decode of the whole file, with or without
     /// block smoothing (only complete files are accepted, for which it changes nothing); nil
-    /// on any doubt, and the caller decodes the file as usual.
-    static func decodeProgressiveReduced(_ data: [UInt8], scaleNumerator: Int) -> [UInt8]? {
+    /// on any doubt, and the caller decodes the file as usual. Nil too once `deadline` has passed
+    /// or when the kept coefficients would take more than `maxBytes` (the caller checks both).
+    static func decodeProgressiveReduced(
+        _ data: [UInt8], scaleNumerator: Int, deadline: Deadline = .never, maxBytes: Int = .max
+    ) -> [UInt8]? {
         precondition(reducedScaleNumerators.contains(scaleNumerator), "Reduced decoding is for 2/8 and 3/8.")
         guard let layout = JPEGScanLayout(data), layout.frame.marker == 0xC2 else { return nil }
         guard layout.parts.lazy.filter({ if case .scan = $0 { true } else { false } }).count <= maxScans else {
@@ -159,22 +181,30 @@ extension ImageDecoders.JPEG {
             JPEGProgressiveCoefficients.keptPositions(
                 idctSize: idctSize($0, frame: frame, scaleNumerator: scaleNumerator))
         }
-        guard let coefficients = JPEGProgressiveCoefficients.decode(layout, kept: kept),
+        guard
+            let coefficients = JPEGProgressiveCoefficients.decode(
+                layout, kept: kept, deadline: deadline, maxBytes: maxBytes),
             let stream = JPEGTranscoder.transcode(coefficients, layout: layout)
         else { return nil }
         return libjpegDecode(
             stream, width: frame.width, height: frame.height, scaleNumerator: scaleNumerator, blockSmoothing: false,
-            failOnWarning: true)
+            failOnWarning: true, deadline: deadline)
     }
 
     /// The progressive fast paths: at 1/8 `decodeProgressiveAtOneEighth`, at 2/8 and 3/8
-    /// `decodeProgressiveReduced`; nil at other scales or on any doubt.
-    static func decodeProgressiveFast(_ data: [UInt8], scaleNumerator: Int) -> [UInt8]? {
-        if scaleNumerator == 1 { return decodeProgressiveAtOneEighth(data)?.pixels }
+    /// `decodeProgressiveReduced`; nil at other scales, on any doubt, once `deadline` has passed,
+    /// or over `maxBytes` of coefficients.
+    static func decodeProgressiveFast(
+        _ data: [UInt8], scaleNumerator: Int, deadline: Deadline = .never, maxBytes: Int = .max
+    ) -> [UInt8]? {
+        if scaleNumerator == 1 {
+            return decodeProgressiveAtOneEighth(data, deadline: deadline, maxBytes: maxBytes)?.pixels
+        }
         if reducedScaleNumerators.contains(scaleNumerator), let frame = progressiveFrame(data),
             libjpegCoefficientBytes(frame) >= reducedMinimumBufferBytes
         {
-            return decodeProgressiveReduced(data, scaleNumerator: scaleNumerator)
+            return decodeProgressiveReduced(
+                data, scaleNumerator: scaleNumerator, deadline: deadline, maxBytes: maxBytes)
         }
         return nil
     }
@@ -211,16 +241,18 @@ extension ImageDecoders.JPEG {
     }
 
     /// libjpeg's decode of `data` at `scaleNumerator`/8 into RGBA (CMYK files: raw CMYK), or nil
-    /// on failure or, with `failOnWarning`, on any warning. `width`/`height` are the full size.
+    /// on failure, once `deadline` has passed, or with `failOnWarning` on any warning.
+    /// `width`/`height` are the full size.
     static func libjpegDecode(
-        _ data: [UInt8], width: Int, height: Int, scaleNumerator: Int, blockSmoothing: Bool, failOnWarning: Bool
+        _ data: [UInt8], width: Int, height: Int, scaleNumerator: Int, blockSmoothing: Bool, failOnWarning: Bool,
+        deadline: Deadline = .never
     ) -> [UInt8]? {
         let count =
             ImageDecoders.scaledLength(width, numerator: scaleNumerator)
             * ImageDecoders.scaledLength(height, numerator: scaleNumerator) * 4
         return try? decodeWithLibjpeg(
             data, path: "", options: DecodeOptions(failOnWarning: failOnWarning), scaleNumerator: scaleNumerator,
-            count: count, blockSmoothing: blockSmoothing, deadline: .never
+            count: count, blockSmoothing: blockSmoothing, deadline: deadline
         ).pixels
     }
 }

@@ -108,7 +108,7 @@ public enum ImageDecoders {
         warning: String, error: String, options: DecodeOptions, deadline: Deadline, path: String
     ) -> DecodeError {
         if deadline.hasPassed { return deadline.error(path: path) }
-        if options.failOnWarning, !warning.isEmpty { return .warning(path: path, reason: warning) }
+        if options.failsOn(warning: warning) { return .warning(path: path, reason: warning) }
         return codecFailure(error, path: path)
     }
 

@@ -12,13 +12,14 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
         return nil
     }
 
+    /// Every file extension (lower-case) and the format it names: the one table that input
+    /// walking and output templates use, so a new format is one line here.
+    public static let fileExtensions: [String: ImageFormat] = ["jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png]
+
     /// The format a file name's extension asks for (`jpg`, `jpeg`, `png`, any case).
     public init?(fileExtension ext: String) {
-        switch ext.lowercased() {
-        case "jpg", "jpeg", "jpe": self = .jpeg
-        case "png": self = .png
-        default: return nil
-        }
+        guard let format = Self.fileExtensions[ext.lowercased()] else { return nil }
+        self = format
     }
 
     /// The usual file extension.

@@ -39,6 +39,15 @@ public struct ImageLimits: Sendable, Hashable, Codable {
             maxSeconds: try c.decodeIfPresent(Double.self, forKey: .maxSeconds) ?? Self.defaultMaxSeconds)
     }
 
+    /// The most a decoder may hold in whole-image JPEG coefficient buffers for one file: what
+    /// libjpeg's buffer (2 bytes a coefficient, 64 a block) takes for a 4-component image of
+    /// `maxPixels`, and at least 16 MiB for the MCU padding of small images. Every file within
+    /// the pixel limit fits; a buffer planned above it is refused before it is allocated.
+    public var coefficientBudgetBytes: Int {
+        let (bytes, overflow) = maxPixels.multipliedReportingOverflow(by: 8)
+        return overflow ? .max : max(bytes, 16 << 20)
+    }
+
     /// A deadline `maxSeconds` from now (`Deadline.never` when there is no time limit).
     public func deadline() -> Deadline { Deadline(seconds: maxSeconds) }
 
@@ -76,5 +85,24 @@ public struct DecodeOptions: Sendable, Hashable, Codable {
         self.failOnWarning = failOnWarning
         self.autoRotate = autoRotate
         self.color = color
+    }
+}
+
+extension DecodeOptions {
+    /// Whether `warning` (a codec's warning text) fails the file: only with `failOnWarning`, and
+    /// never for a colour-profile warning, which costs colour accuracy and no image data (libpng's
+    /// "iCCP: known incorrect sRGB profile", say). `thumb --fail-on warning` and `watch` (which
+    /// makes JPEG warnings fatal) both decide through this rule.
+    public func failsOn(warning: String) -> Bool {
+        failOnWarning && !warning.isEmpty && !Self.isColorProfileWarning(warning)
+    }
+
+    /// libpng names the colour chunk a warning is about first ("iCCP: …", "cHRM: …").
+    static let colorChunkPrefixes = ["iccp:", "srgb:", "gama:", "chrm:"]
+
+    /// True for a warning about a colour chunk or an embedded profile, not the image data.
+    public static func isColorProfileWarning(_ warning: String) -> Bool {
+        let lower = warning.lowercased()
+        return colorChunkPrefixes.contains { lower.hasPrefix($0) }
     }
 }

@@ -6,10 +6,12 @@ extension JPEGProgressiveCoefficients {
     /// Decodes one AC scan (one component, band Ss…Se) into the kept coefficients and every
     /// block's nonzero flags, as jdphuff.c `decode_mcu_AC_first` / `decode_mcu_AC_refine` would.
     /// False on any irregularity, including where libjpeg would warn (a refinement symbol of
-    /// size other than 1) or write outside the band (a run past Se).
+    /// size other than 1) or write outside the band (a run past Se), and once `deadline` has
+    /// passed (checked before each row of blocks).
     static func decodeACScan(
         _ scan: JPEGScanLayout.Scan, frame: JPEGScanLayout.Frame, table: JPEGHuffmanTable, bytes: [UInt8],
-        restartInterval: Int, state: inout ACState, into coefficients: inout [Int16], offsets: [Int]
+        restartInterval: Int, state: inout ACState, into coefficients: inout [Int16], offsets: [Int],
+        deadline: Deadline = .never
     ) -> Bool {
         let c = scan.components[0]
         let wide = frame.blocksWide(c)
@@ -38,6 +40,7 @@ extension JPEGProgressiveCoefficients {
                             var eobrun = 0
                             var restarts = JPEGRestartSchedule(interval: restartInterval)
                             for by in 0..<high {
+                                if deadline.hasPassed { return false }
                                 for bx in 0..<wide {
                                     switch restarts.beforeMCU(&reader) {
                                     case .within: break

@@ -7,10 +7,11 @@ extension JPEGProgressiveCoefficients {
     /// Decodes one DC scan (a first scan when `tables` is non-empty, else a refinement) into
     /// `coefficients`, as jdphuff.c `decode_mcu_DC_first` / `decode_mcu_DC_refine` would.
     /// False on any irregularity: a bad code, data running out, a wrong restart marker, or
-    /// bytes left over after the last MCU.
+    /// bytes left over after the last MCU; and once `deadline` has passed (checked before each
+    /// row of MCUs).
     static func decodeScan(
         _ scan: JPEGScanLayout.Scan, geometry g: ScanGeometry, bytes: [UInt8], tables: [JPEGHuffmanTable],
-        restartInterval: Int, into coefficients: inout [Int16]
+        restartInterval: Int, into coefficients: inout [Int16], deadline: Deadline = .never
     ) -> Bool {
         precondition(g.extent <= coefficients.count, "Scan geometry outside the coefficient planes.")
         let refine = scan.ah != 0
@@ -42,6 +43,7 @@ extension JPEGProgressiveCoefficients {
                             let table = tbl.baseAddress!
                             let coefficient = out.baseAddress!
                             for my in 0..<mcuRows {
+                                if deadline.hasPassed { return false }
                                 for b in 0..<blocks { rowStart[b] = lane[b * 5] &+ my &* lane[b * 5 + 1] }
                                 for mx in 0..<mcusPerRow {
                                     switch restarts.beforeMCU(&reader) {

@@ -67,8 +67,12 @@ struct JPEGProgressiveCoefficients {
     /// Decodes what `kept` asks for from a progressive `layout` (DC only when nil); nil on any
     /// doubt (see the type's notes). With AC kept, the file must also be complete (every
     /// coefficient of every component fully refined), so that libjpeg's block smoothing,
-    /// which the whole-file decode applies, would not change it.
-    static func decode(_ layout: JPEGScanLayout, kept: [[Int]]? = nil) -> JPEGProgressiveCoefficients? {
+    /// which the whole-file decode applies, would not change it. Also nil, before anything is
+    /// allocated, when the coefficients and flags would take more than `maxBytes`, and as soon
+    /// as `deadline` has passed (checked before each scan and each row of blocks in it).
+    static func decode(
+        _ layout: JPEGScanLayout, kept: [[Int]]? = nil, deadline: Deadline = .never, maxBytes: Int = .max
+    ) -> JPEGProgressiveCoefficients? {
         let frame = layout.frame
         guard frame.marker == 0xC2 else { return nil }
         let count = frame.components.count
@@ -77,9 +81,17 @@ struct JPEGProgressiveCoefficients {
         let decodesAC = kept.contains { $0.count > 1 }
         var offsets: [Int] = []
         var total = 0
+        var bytes = 0
         for c in 0..<count {
             offsets.append(total)
-            total += frame.paddedBlocksWide(c) * frame.paddedBlocksHigh(c) * kept[c].count
+            // 2 bytes a kept coefficient, and 8 bytes of nonzero flags a block when AC is kept.
+            let blocks = frame.paddedBlocksWide(c) * frame.paddedBlocksHigh(c)
+            let (values, o1) = blocks.multipliedReportingOverflow(by: kept[c].count)
+            let (perBlock, o2) = (2 * kept[c].count + (decodesAC ? 8 : 0)).multipliedReportingOverflow(by: blocks)
+            let (sum, o3) = bytes.addingReportingOverflow(perBlock)
+            guard !o1, !o2, !o3, sum <= maxBytes else { return nil }
+            total += values
+            bytes = sum
         }
         var coefficients = [Int16](repeating: 0, count: total)
         var state = ACState(frame: frame, kept: kept, decodesAC: decodesAC)
@@ -97,6 +109,7 @@ struct JPEGProgressiveCoefficients {
                     tables.apply(marker: marker, payload: layout.bytes[(range.lowerBound + 4)..<range.upperBound])
                 else { return nil }
             case .scan(let scan):
+                if deadline.hasPassed { return nil }
                 guard checkProgression(scan, frame: frame, bits: &coefficientBits) else { return nil }
                 for c in scan.components where latched[c] == nil {
                     guard let q = tables.quant[frame.components[c].quantTable] else { return nil }
@@ -110,7 +123,7 @@ struct JPEGProgressiveCoefficients {
                         decodeACScan(
                             scan, frame: frame, table: table, bytes: layout.bytes,
                             restartInterval: tables.restartInterval,
-                            state: &state, into: &coefficients, offsets: offsets)
+                            state: &state, into: &coefficients, offsets: offsets, deadline: deadline)
                     else { return nil }
                     continue
                 }
@@ -126,7 +139,7 @@ struct JPEGProgressiveCoefficients {
                 guard
                     decodeScan(
                         scan, geometry: geometry, bytes: layout.bytes, tables: dcTables,
-                        restartInterval: tables.restartInterval, into: &coefficients)
+                        restartInterval: tables.restartInterval, into: &coefficients, deadline: deadline)
                 else { return nil }
             }
         }

@@ -88,9 +88,10 @@ public struct CropGeometry: Sendable, Hashable {
         case .fit, .pad:
             var scale = min(Double(tw) / sw, Double(th) / sh)
             if scale > 1 && !options.upscale { scale = 1 }
-            // sw * scale ≤ tw, so rounding never leaves the box.
-            let outW = max(1, Int((sw * scale).rounded()))
-            let outH = max(1, Int((sh * scale).rounded()))
+            // sw * scale ≤ tw, so rounding never leaves the box (the clamp keeps a box near
+            // Int.max, whose Double rounds up to 2^63, from trapping).
+            let outW = max(1, min(tw, Self.roundedPixels(sw * scale)))
+            let outH = max(1, min(th, Self.roundedPixels(sh * scale)))
             let rect = SourceRect(x: 0, y: 0, width: sw, height: sh)
             if options.mode == .fit {
                 return CropGeometry(sourceRect: rect, outputWidth: outW, outputHeight: outH)
@@ -111,6 +112,12 @@ public struct CropGeometry: Sendable, Hashable {
             return CropGeometry(
                 sourceRect: SourceRect(x: 0, y: 0, width: sw, height: sh), outputWidth: outW, outputHeight: outH)
         }
+    }
+
+    /// `value` rounded to whole pixels, saturating at `Int.max` instead of trapping.
+    static func roundedPixels(_ value: Double) -> Int {
+        let rounded = value.rounded()
+        return rounded < 0x1p63 ? Int(rounded) : Int.max
     }
 
     /// The scale the output needs from the source on each axis (output pixels per source pixel).

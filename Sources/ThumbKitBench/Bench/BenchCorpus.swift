@@ -4,7 +4,8 @@ import ThumbKitCatalog
 import ThumbKitQuality
 
 /// A benchmark corpus on disk: `DIR/jpeg/*.jpg` and `DIR/png/*.png` (what `scripts/bench-corpus`
-/// writes; any folder with that layout works). Only the headers are read, for sizes.
+/// writes; any folder with that layout works). The headers are read, for sizes, and every file
+/// is hashed, for the corpus identity the history compares runs by.
 public struct BenchCorpus: Sendable, Hashable {
     /// One input picture.
     public struct File: Sendable, Hashable {
@@ -14,15 +15,38 @@ public struct BenchCorpus: Sendable, Hashable {
         public let stem: String
         /// The header: stored size and orientation.
         public let header: ImageHeader
+        /// The file's length in bytes (0 when not read from disk).
+        public let byteCount: Int
+        /// The SHA-256 of the file's bytes, lower-case hex (empty when not read from disk).
+        public let contentHash: String
 
         /// Stored megapixels (width × height / 10⁶).
         public var megapixels: Double { Double(header.width * header.height) / 1e6 }
 
-        public init(path: String, header: ImageHeader) {
+        public init(path: String, header: ImageHeader, byteCount: Int = 0, contentHash: String = "") {
             self.path = path
             self.stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             self.header = header
+            self.byteCount = byteCount
+            self.contentHash = contentHash
         }
+    }
+
+    /// One digest naming exactly the pictures of `set`: SHA-256 over one line per file, in name
+    /// order, `name<TAB>byte count<TAB>SHA-256 of the bytes`. Two runs are comparable only on
+    /// the same digest. Empty when the set has no files.
+    public func identity(of set: BenchImageSet) -> String {
+        let files = self.files(set)
+        guard !files.isEmpty else { return "" }
+        return Self.identity(of: files)
+    }
+
+    /// The digest of ``identity(of:)`` over `files`.
+    public static func identity(of files: [File]) -> String {
+        let lines = files.sorted { $0.path < $1.path }.map {
+            "\(($0.path as NSString).lastPathComponent)\t\($0.byteCount)\t\($0.contentHash)\n"
+        }
+        return ContentHash.sha256(of: Array(lines.joined().utf8))
     }
 
     /// The corpus folder (absolute).
@@ -63,15 +87,20 @@ public struct BenchCorpus: Sendable, Hashable {
                 guard wanted.contains((name as NSString).pathExtension.lowercased()) else { continue }
                 let path = (folder as NSString).appendingPathComponent(name)
                 let header: ImageHeader
+                let bytes: [UInt8]
                 do throws(DecodeError) {
-                    header = try ImageDecoders.readHeader(try FileIO.read(path), path: path)
+                    bytes = try FileIO.read(path)
+                    header = try ImageDecoders.readHeader(bytes, path: path)
                 } catch {
                     throw .corpus(path: path, reason: error.reason)
                 }
                 guard header.format == set.format else {
                     throw .corpus(path: path, reason: "is not a \(set.rawValue.uppercased()) file")
                 }
-                files.append(File(path: path, header: header))
+                files.append(
+                    File(
+                        path: path, header: header, byteCount: bytes.count,
+                        contentHash: ContentHash.sha256(of: bytes)))
             }
             if !files.isEmpty { sets[set] = files }
         }

@@ -28,13 +28,16 @@ public struct BenchDemoCatalog: Sendable, Hashable {
     public let sources: Int
     /// Their stored megapixels (width × height / 10⁶), summed.
     public let megapixels: Double
+    /// ``BenchCorpus/identity(of:)`` of the source pictures (empty when not measured).
+    public let identity: String
 
     /// The database's name inside a run folder.
     public static let databaseName = "catalog.sqlite"
     /// The build's output folder inside a run folder.
     public static let outputFolderName = "build"
 
-    public init(database: String, sources: Int, megapixels: Double) {
+    public init(database: String, sources: Int, megapixels: Double, identity: String = "") {
+        self.identity = identity
         self.database = database
         self.sources = sources
         self.megapixels = megapixels
@@ -53,11 +56,18 @@ public struct BenchDemoCatalog: Sendable, Hashable {
             let importFile = try DemoCatalog.write(into: (folder as NSString).appendingPathComponent("demo"))
             let paths = try importRecords(from: importFile, into: database)
             var megapixels = 0.0
+            var files: [BenchCorpus.File] = []
             for path in paths {
-                let header = try ImageDecoders.readHeader(try FileIO.read(path), path: path)
+                let bytes = try FileIO.read(path)
+                let header = try ImageDecoders.readHeader(bytes, path: path)
                 megapixels += Double(header.width * header.height) / 1e6
+                files.append(
+                    BenchCorpus.File(
+                        path: path, header: header, byteCount: bytes.count, contentHash: ContentHash.sha256(of: bytes)))
             }
-            return BenchDemoCatalog(database: database, sources: paths.count, megapixels: megapixels)
+            return BenchDemoCatalog(
+                database: database, sources: paths.count, megapixels: megapixels,
+                identity: BenchCorpus.identity(of: files))
         } catch let error as BenchError {
             throw error
         } catch let error as DecodeError {

@@ -5,7 +5,10 @@ import ThumbKitQuality
 
 /// The benchmark history in the catalog: saving a run, and the detail view of one run, the
 /// Weight History detail view applied to performance: each figure against the lowest, highest
-/// and average of the runs in the same calendar month.
+/// and average of the comparable runs in the same calendar month: the same job and tool on the
+/// same corpus (``BenchResult/corpusDigest``), with as many images and timed runs
+/// (``BenchResult/isComparable(with:)``). A result saved before the corpus was recorded is
+/// compared with itself only.
 public enum BenchHistory {
     /// How a run's figure stands against its month's average.
     public enum Standing: String, Sendable, Hashable, Codable {
@@ -14,7 +17,8 @@ public enum BenchHistory {
         case worse
     }
 
-    /// One job and tool of a run against the runs of its month (the run itself included).
+    /// One job and tool of a run against the comparable runs of its month (the run itself
+    /// included).
     public struct Comparison: Sendable, Hashable, Codable {
         /// `bug-thumb/jpeg`.
         public let job: String
@@ -26,8 +30,17 @@ public enum BenchHistory {
         public let monthMin: Double
         public let monthMax: Double
         public let monthMean: Double
-        /// How many runs of the month measured this job and tool.
+        /// How many runs of the month the statistics come from (the run itself included):
+        /// those that measured this job and tool on the same corpus, images and timed runs.
         public let monthRuns: Int
+        /// Runs of the month that measured this job and tool but are not comparable (another
+        /// corpus, image count or run count, or saved before the corpus was recorded).
+        public let incomparableRuns: Int
+        /// Whether the result records its corpus (false for one saved before that existed).
+        public let corpusKnown: Bool
+        /// The result's images per run and timed runs (0 when not recorded).
+        public let images: Int
+        public let timedRuns: Int
 
         /// How far below the month's best the run is, as a fraction of the best (0 for the best).
         public var lossFromBest: Double { monthMax > 0 ? (monthMax - value) / monthMax : 0 }
@@ -78,12 +91,15 @@ public enum BenchHistory {
             runs.filter { calendar.isDate($0.date, equalTo: run.date, toGranularity: .month) }.map(\.id))
         let monthResults = results.filter { sameMonth.contains($0.runID) }
         let comparisons = results.filter { $0.runID == run.id }.map { result in
-            let values = monthResults.filter { $0.job == result.job && $0.tool == result.tool }.map(\.imagesPerSecond)
+            let sameJob = monthResults.filter { $0.job == result.job && $0.tool == result.tool && $0.runID != run.id }
+            let comparable = sameJob.filter { result.isComparable(with: $0) }
+            let values = [result.imagesPerSecond] + comparable.map(\.imagesPerSecond)
             return Comparison(
                 job: result.job, tool: result.tool, value: result.imagesPerSecond,
                 monthMin: values.min() ?? result.imagesPerSecond, monthMax: values.max() ?? result.imagesPerSecond,
-                monthMean: values.isEmpty ? result.imagesPerSecond : values.reduce(0, +) / Double(values.count),
-                monthRuns: values.count)
+                monthMean: values.reduce(0, +) / Double(values.count), monthRuns: values.count,
+                incomparableRuns: Set(sameJob.map(\.runID)).subtracting(comparable.map(\.runID)).count,
+                corpusKnown: !result.corpusDigest.isEmpty, images: result.images, timedRuns: result.timedRuns)
         }
         return Detail(run: run, month: month, comparisons: comparisons)
     }

@@ -7,7 +7,8 @@ public struct BenchMeasurement: Sendable, Hashable, Codable {
     public var wallSeconds: Double
     /// User + system CPU time of every process (and the children each waited for).
     public var cpuSeconds: Double
-    /// The largest peak resident set of any one process (`wait4`'s `ru_maxrss`). For a tool
+    /// The largest peak resident set of any one process (its own `ru_maxrss`, measured through
+    /// GNU time: see ``ProcessTimer``; 0 when unknown). For a tool
     /// that runs several processes at once, the whole tool used up to that many times this.
     public var peakRSSBytes: Int
     /// One line per process that failed to start or exited with a failure.

@@ -8,6 +8,13 @@ import ThumbKitQuality
 /// (``ImageComparison``) of each output file against the reference rendering of the same
 /// picture, and, when asked, against a second reference made in linear light.
 ///
+/// The reference is cut with the tool's own crop geometry (``BenchTool/cropGeometry``): the
+/// exact fractional crop for ThumbKit and Pillow, a whole-pixel crop for vips, ImageMagick and
+/// GraphicsMagick. Scored against ThumbKit's exact crop, a tool that crops half a pixel off
+/// centre lost about 0.2 of SSIM on detailed pictures for a shift, not for its filtering. How
+/// far each tool's crop lies from the exact centre is kept apart, in
+/// ``Score/centringOffsets``.
+///
 /// An output is compared only when its size equals the reference's: a tool that rounds a fit
 /// size the other way is counted in ``Score/sizeMismatches`` rather than resized (resizing
 /// would score the second resize, not the tool).
@@ -48,6 +55,9 @@ public enum BenchQuality {
         /// Outputs that could not be decoded or are too small for SSIM (under 7×7), as
         /// `<path>: <reason>`.
         public var unreadable: [String] = []
+        /// Per compared output: how far the tool's crop centre lies from ThumbKit's exact one, in
+        /// output pixels (``BenchCropGeometry/centringOffset(sourceWidth:sourceHeight:options:)``).
+        public var centringOffsets: [Double] = []
 
         public init() {}
 
@@ -59,6 +69,7 @@ public enum BenchQuality {
             sizeMismatches += other.sizeMismatches
             missing += other.missing
             unreadable += other.unreadable
+            centringOffsets += other.centringOffsets
         }
     }
 
@@ -114,12 +125,26 @@ public enum BenchQuality {
             return result
         }
         for target in targets {
-            let reference = ReferenceResampler.render(upright, options: target.resize)
-            let linear =
-                linearLight ? ReferenceResampler.render(upright, options: target.resize, linearLight: true) : nil
+            var references: [BenchCropGeometry: (PixelBuffer, PixelBuffer?)] = [:]
             for (tool, folder) in target.outputFolders {
+                let geometry = BenchTool(rawValue: tool)?.cropGeometry ?? .fractional
+                if references[geometry] == nil {
+                    let plan = geometry.plan(
+                        sourceWidth: upright.width, sourceHeight: upright.height, options: target.resize)
+                    references[geometry] = (
+                        ReferenceResampler.render(upright, geometry: plan),
+                        linearLight ? ReferenceResampler.render(upright, geometry: plan, linearLight: true) : nil
+                    )
+                }
+                let (reference, linear) = references[geometry]!
                 let path = (folder as NSString).appendingPathComponent("\(file.stem).\(target.outputExtension)")
-                result[target.key, default: [:]][tool] = score(output: path, reference: reference, linear: linear)
+                var score = score(output: path, reference: reference, linear: linear)
+                if !score.ssim.isEmpty {
+                    score.centringOffsets.append(
+                        geometry.centringOffset(
+                            sourceWidth: upright.width, sourceHeight: upright.height, options: target.resize))
+                }
+                result[target.key, default: [:]][tool] = score
             }
         }
         return result

@@ -133,12 +133,18 @@ public struct BenchReport: Sendable, Hashable, Codable {
         public var outputFormat: String
         /// ThumbKit first, then peers, then floors.
         public var tools: [ToolResult]
+        /// What was measured, as one digest: ``BenchCorpus/identity(of:)`` of the set (file
+        /// names, sizes and content hashes), or of the demo catalog's pictures for a catalog
+        /// build. Empty when unknown (a file written before it existed). The history compares
+        /// only runs with the same digest.
+        public var corpusDigest: String
 
         public init(
             name: String, set: String, summary: String, kind: Kind = .resize, images: Int,
             imagesAre: ImageCount = .inputs, sources: Int? = nil, megapixels: Double, outputFormat: String,
-            tools: [ToolResult]
+            tools: [ToolResult], corpusDigest: String = ""
         ) {
+            self.corpusDigest = corpusDigest
             self.name = name
             self.set = set
             self.summary = summary
@@ -153,6 +159,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
 
         private enum CodingKeys: String, CodingKey {
             case name, set, summary, kind, images, imagesAre, sources, megapixels, outputFormat, tools
+            case corpusDigest
         }
 
         /// Reads a job; a file written before `kind`, `imagesAre` and `sources` existed reads
@@ -169,6 +176,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
             megapixels = try c.decode(Double.self, forKey: .megapixels)
             outputFormat = try c.decode(String.self, forKey: .outputFormat)
             tools = try c.decode([ToolResult].self, forKey: .tools)
+            corpusDigest = try c.decodeIfPresent(String.self, forKey: .corpusDigest) ?? ""
         }
 
         /// `bug-thumb/jpeg`: the job column of the history.
@@ -262,14 +270,24 @@ public struct BenchReport: Sendable, Hashable, Codable {
         /// ThumbKit's images/s ÷ this tool's (above 1: ThumbKit is faster); nil without a
         /// ThumbKit figure.
         public var speedRatio: Double?
+        /// How the tool crops a fill box; its quality is scored against a reference cut the
+        /// same way (nil for tools that write no outputs).
+        public var cropGeometry: BenchCropGeometry?
+        /// The largest distance, in output pixels, between the tool's crop centre and ThumbKit's
+        /// exact one over the scored outputs: geometry, reported apart from quality (nil when
+        /// nothing was scored).
+        public var centringOffsetPixels: Double?
 
         public init(
             tool: String, role: BenchTool.Role, imagesPerSecond: Double, megapixelsPerSecond: Double,
             wallSeconds: Spread, cpuSeconds: Double, peakRSSBytes: Int, ssim: Quality? = nil, psnr: Quality? = nil,
             ssimLinear: Quality? = nil, psnrLinear: Quality? = nil, scoredOutputs: Int = 0, identicalOutputs: Int = 0,
             sizeMismatches: Int = 0,
-            missingOutputs: Int = 0, unreadableOutputs: Int = 0, failures: [String] = [], speedRatio: Double? = nil
+            missingOutputs: Int = 0, unreadableOutputs: Int = 0, failures: [String] = [], speedRatio: Double? = nil,
+            cropGeometry: BenchCropGeometry? = nil, centringOffsetPixels: Double? = nil
         ) {
+            self.cropGeometry = cropGeometry
+            self.centringOffsetPixels = centringOffsetPixels
             self.tool = tool
             self.role = role
             self.imagesPerSecond = imagesPerSecond
@@ -293,7 +311,32 @@ public struct BenchReport: Sendable, Hashable, Codable {
         private enum CodingKeys: String, CodingKey {
             case tool, role, imagesPerSecond, megapixelsPerSecond, wallSeconds, cpuSeconds, peakRSSBytes
             case ssim, psnr, ssimLinear, psnrLinear, scoredOutputs, identicalOutputs, sizeMismatches, missingOutputs
-            case unreadableOutputs, failures, speedRatio
+            case unreadableOutputs, failures, speedRatio, cropGeometry, centringOffsetPixels
+        }
+
+        /// Reads a result; a file written before the crop geometry was recorded reads without it.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            tool = try c.decode(String.self, forKey: .tool)
+            role = try c.decode(BenchTool.Role.self, forKey: .role)
+            imagesPerSecond = try c.decode(Double.self, forKey: .imagesPerSecond)
+            megapixelsPerSecond = try c.decode(Double.self, forKey: .megapixelsPerSecond)
+            wallSeconds = try c.decode(Spread.self, forKey: .wallSeconds)
+            cpuSeconds = try c.decode(Double.self, forKey: .cpuSeconds)
+            peakRSSBytes = try c.decode(Int.self, forKey: .peakRSSBytes)
+            ssim = try c.decodeIfPresent(Quality.self, forKey: .ssim)
+            psnr = try c.decodeIfPresent(Quality.self, forKey: .psnr)
+            ssimLinear = try c.decodeIfPresent(Quality.self, forKey: .ssimLinear)
+            psnrLinear = try c.decodeIfPresent(Quality.self, forKey: .psnrLinear)
+            scoredOutputs = try c.decode(Int.self, forKey: .scoredOutputs)
+            identicalOutputs = try c.decodeIfPresent(Int.self, forKey: .identicalOutputs) ?? 0
+            sizeMismatches = try c.decode(Int.self, forKey: .sizeMismatches)
+            missingOutputs = try c.decode(Int.self, forKey: .missingOutputs)
+            unreadableOutputs = try c.decode(Int.self, forKey: .unreadableOutputs)
+            failures = try c.decode([String].self, forKey: .failures)
+            speedRatio = try c.decodeIfPresent(Double.self, forKey: .speedRatio)
+            cropGeometry = try c.decodeIfPresent(BenchCropGeometry.self, forKey: .cropGeometry)
+            centringOffsetPixels = try c.decodeIfPresent(Double.self, forKey: .centringOffsetPixels)
         }
 
         /// Writes every key, optional ones as `null`.
@@ -317,18 +360,22 @@ public struct BenchReport: Sendable, Hashable, Codable {
             try c.encode(unreadableOutputs, forKey: .unreadableOutputs)
             try c.encode(failures, forKey: .failures)
             try c.encode(speedRatio, forKey: .speedRatio)
+            try c.encode(cropGeometry, forKey: .cropGeometry)
+            try c.encode(centringOffsetPixels, forKey: .centringOffsetPixels)
         }
     }
 
     /// The figures the catalog's history keeps: one ``BenchResult`` per job, set and tool
-    /// (job `bug-thumb/jpeg`).
+    /// (job `bug-thumb/jpeg`), each with what makes runs comparable: the corpus digest, the
+    /// image count and the number of timed runs.
     public var historyResults: [BenchResult] {
         jobs.flatMap { job in
             job.tools.map { tool in
                 BenchResult(
                     job: job.key, tool: tool.tool, imagesPerSecond: tool.imagesPerSecond,
                     megapixelsPerSecond: tool.megapixelsPerSecond, wallMedianSeconds: tool.wallSeconds.median,
-                    peakRSSBytes: tool.peakRSSBytes, ssim: tool.ssim?.mean)
+                    peakRSSBytes: tool.peakRSSBytes, ssim: tool.ssim?.mean, corpusDigest: job.corpusDigest,
+                    images: job.images, timedRuns: settings.runs)
             }
         }
     }

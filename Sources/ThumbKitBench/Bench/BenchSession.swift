@@ -208,7 +208,7 @@ public struct BenchSession: Sendable {
                 return BenchReport.Job(
                     name: item.job.name, set: item.setName, summary: item.job.summary, kind: .catalogBuild,
                     images: images, imagesAre: .outputs, sources: sources, megapixels: megapixels,
-                    outputFormat: "mixed", tools: tools)
+                    outputFormat: "mixed", tools: tools, corpusDigest: catalog?.identity ?? "")
             }
             let ours = tools.first { $0.tool == BenchTool.thumbkit.rawValue }?.imagesPerSecond
             for index in tools.indices where tools[index].imagesPerSecond > 0 {
@@ -216,7 +216,8 @@ public struct BenchSession: Sendable {
             }
             return BenchReport.Job(
                 name: item.job.name, set: item.setName, summary: item.job.summary, images: images,
-                megapixels: megapixels, outputFormat: item.job.outputFormat(for: set).rawValue, tools: tools)
+                megapixels: megapixels, outputFormat: item.job.outputFormat(for: set).rawValue, tools: tools,
+                corpusDigest: options.corpus.identity(of: set))
         }
     }
 
@@ -239,7 +240,9 @@ public struct BenchSession: Sendable {
             scoredOutputs: score?.ssim.count ?? 0, identicalOutputs: score?.psnr.filter { !$0.isFinite }.count ?? 0,
             sizeMismatches: score?.sizeMismatches ?? 0,
             missingOutputs: score?.missing ?? 0, unreadableOutputs: score?.unreadable.count ?? 0,
-            failures: timing.failures)
+            failures: timing.failures,
+            cropGeometry: BenchTool(rawValue: timing.tool).flatMap { $0.writesOutputs ? $0.cropGeometry : nil },
+            centringOffsetPixels: score?.centringOffsets.max())
     }
 
     /// Mean and worst PSNR over the outputs that differ from the reference: an identical output

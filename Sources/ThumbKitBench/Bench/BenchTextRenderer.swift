@@ -7,10 +7,14 @@ import ThumbKitQuality
 /// throughput, wall time, CPU, memory, quality and ThumbKit's speed ÷ the tool's.
 ///
 /// Numbers use a fixed, locale-independent format (the table is also pasted into issues and
-/// compared across machines); ``BenchTextRenderer/render(_:)`` is pure, so tests can pin it.
+/// compared across machines); ``BenchTextRenderer/render(_:width:)`` is pure, so tests can pin it.
+///
+/// With a `width`, a table wider than that keeps only tool, img/s, peak RSS, SSIM and
+/// thumbkit ÷ (``narrowColumns``), and the other figures follow it, one line per tool; prose
+/// wraps at the width. Without one, every table is printed whole.
 public enum BenchTextRenderer {
-    /// The whole table, ending with a newline.
-    public static func render(_ report: BenchReport) -> String {
+    /// The whole table, ending with a newline; fitted to `width` columns when given.
+    public static func render(_ report: BenchReport, width: Int? = nil) -> String {
         var lines: [String] = []
         let env = report.environment
         let settings = report.settings
@@ -25,7 +29,7 @@ public enum BenchTextRenderer {
                 + "-j \(settings.parallelJobs)\(resizes ? ", corpus \(settings.corpus)" : "")")
         for job in report.jobs {
             lines.append("")
-            lines += render(job, linear: settings.linearLight)
+            lines += render(job, linear: settings.linearLight, width: width)
         }
         if !env.tools.isEmpty {
             lines.append("")
@@ -34,14 +38,23 @@ public enum BenchTextRenderer {
         }
         guard resizes else { return lines.joined(separator: "\n") + "\n" }
         lines.append("")
-        lines.append(
+        let prose = [
             "thumbkit ÷ = thumbkit's images/s divided by the tool's (above 1: thumbkit is faster; "
-                + "for a floor, the share of the floor's speed thumbkit reaches).")
-        lines.append(
-            "SSIM/PSNR: mean/worst against a Double Lanczos3 of the exact crop of the full-resolution "
-                + "decode\(settings.linearLight ? "; lin: against the same in linear light" : "").")
+                + "for a floor, the share of the floor's speed thumbkit reaches).",
+            "SSIM/PSNR: mean/worst against a Double Lanczos3 of the full-resolution decode, cut with each "
+                + "tool's own crop geometry: the exact fractional crop for thumbkit and pillow, whole output "
+                + "pixels for vips, ImageMagick and GraphicsMagick"
+                + "\(settings.linearLight ? "; lin: against the same in linear light" : ""). "
+                + "Where a crop sits off the exact centre, the notes say by how many pixels: geometry, not quality.",
+            "peak RSS: the tool's own peak resident set, measured through GNU time (— without it).",
+        ]
+        for text in prose { lines += BenchTableLayout.wrap(text, width: width, indent: "  ") }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The columns a resize table keeps when it does not fit: tool, img/s, peak RSS, SSIM and
+    /// thumbkit ÷ (a catalog build keeps tool, img/s and peak RSS).
+    static let narrowColumns = [0, 1, 5, 6, 8]
 
     static let headers = [
         "tool", "img/s", "MP/s", "wall s min/med/max", "CPU s", "peak RSS", "SSIM mean/min", "PSNR mean/min",
@@ -52,8 +65,8 @@ public enum BenchTextRenderer {
     /// peers).
     static let catalogBuildHeaders = Array(headers.prefix(6))
 
-    /// One job's block: heading, table and notes.
-    static func render(_ job: BenchReport.Job, linear: Bool) -> [String] {
+    /// One job's block: heading, table and notes; the table fitted to `width` when given.
+    static func render(_ job: BenchReport.Job, linear: Bool, width: Int? = nil) -> [String] {
         let scored = job.kind == .resize
         var rows: [[String]] = [scored ? headers + (linear ? ["lin SSIM mean/min"] : []) : catalogBuildHeaders]
         for tool in job.tools {
@@ -70,9 +83,15 @@ public enum BenchTextRenderer {
             }
             rows.append(row)
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        var lines = [heading(job)]
-        for (index, row) in rows.enumerated() {
+        let all = Array(rows[0].indices)
+        var kept = all
+        if let width, 2 + BenchTableLayout.rowWidth(BenchTableLayout.columnWidths(rows)) > width {
+            kept = narrowColumns.filter { $0 < rows[0].count }
+        }
+        let shown = BenchTableLayout.select(rows, columns: kept)
+        let widths = BenchTableLayout.columnWidths(shown)
+        var lines = BenchTableLayout.wrap(heading(job), width: width, indent: "  ")
+        for (index, row) in shown.enumerated() {
             let cells = row.enumerated().map { column, cell in
                 column == 0 ? pad(cell, widths[column]) : padLeft(cell, widths[column])
             }
@@ -81,7 +100,16 @@ public enum BenchTextRenderer {
                 lines.append("  " + widths.map { String(repeating: "-", count: $0) }.joined(separator: "  "))
             }
         }
-        lines += notes(job)
+        let hidden = all.filter { !kept.contains($0) }
+        if !hidden.isEmpty {
+            // The figures left out of the table, one line per tool (or --wide for one table).
+            for row in rows.dropFirst() {
+                lines += BenchTableLayout.join(
+                    hidden.map { "\(rows[0][$0]) \(row[$0])" }, separator: " · ", lead: "  \(row[0]): ", width: width,
+                    indent: "      ")
+            }
+        }
+        lines += notes(job).flatMap { BenchTableLayout.wrap($0, width: width, indent: "      ") }
         return lines
     }
 
@@ -113,6 +141,11 @@ public enum BenchTextRenderer {
             }
             if tool.unreadableOutputs > 0 {
                 parts.append("\(tool.unreadableOutputs) unreadable output\(tool.unreadableOutputs == 1 ? "" : "s")")
+            }
+            if let offset = tool.centringOffsetPixels, offset > 0.001 {
+                parts.append(
+                    "crops at whole output pixels, up to \(fixed(offset, 2)) px off the exact centre "
+                        + "(scored against a reference cut the same way)")
             }
             if !parts.isEmpty { lines.append("  note: \(tool.tool): \(parts.joined(separator: ", "))") }
             for failure in tool.failures.prefix(3) { lines.append("  failed: \(tool.tool): \(failure)") }
@@ -153,9 +186,9 @@ public enum BenchTextRenderer {
         String(format: "%.\(digits)f", value)
     }
 
-    /// `82 MiB`.
+    /// `82 MiB`; `—` when the peak is unknown (0: GNU time is not installed).
     static func mebibytes(_ bytes: Int) -> String {
-        "\(Int((Double(bytes) / 1_048_576).rounded())) MiB"
+        bytes > 0 ? "\(Int((Double(bytes) / 1_048_576).rounded())) MiB" : "—"
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

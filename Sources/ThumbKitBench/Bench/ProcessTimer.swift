@@ -9,7 +9,15 @@ import ThumbKitQuality
 
 /// Runs a command as a child process and measures it the way the kernel accounts it: wall
 /// time, user and system CPU time of the child and everything it waited for, and the peak
-/// resident set of the largest process (`wait4`'s rusage, `ru_maxrss`).
+/// resident set of the command's largest process.
+///
+/// The peak resident set cannot be read from our own `wait4`: `posix_spawn` starts the child
+/// with `vfork`, so it shares the bench's address space until it execs, and Linux carries the
+/// high-water mark of that shared (large) address space into the child's `ru_maxrss` at exec.
+/// Every small tool then showed the bench's own peak (about 51 MiB). The command is therefore
+/// started through GNU time (``peakMeter``, `/usr/bin/time -f %M`), a small process that
+/// `fork`s and `exec`s it and reports the command's own `ru_maxrss` (its floor is time's own
+/// resident set, about 1 MiB). Without GNU time the peak is unknown and reported as 0.
 public enum ProcessTimer {
     /// One finished run.
     public struct Measurement: Sendable, Hashable, Codable {
@@ -26,6 +34,7 @@ public enum ProcessTimer {
         public var wallSeconds: Double
         public var userSeconds: Double
         public var systemSeconds: Double
+        /// The command's own peak resident set (0 when unknown: see ``ProcessTimer``).
         public var peakRSSBytes: Int
         public var exitStatus: Int32
 
@@ -40,6 +49,16 @@ public enum ProcessTimer {
             self.description = description
         }
     }
+
+    /// GNU time, when it is installed and answers `-f %M -o FILE` (package `time`).
+    public static let peakMeter: String? = {
+        let candidate = "/usr/bin/time"
+        guard access(candidate, X_OK) == 0,
+            let check = try? spawnAndWait([candidate, "-f", "%M", "-o", "/dev/null", "/bin/true"], sink: "/dev/null"),
+            check.exitStatus == 0
+        else { return nil }
+        return candidate
+    }()
 
     /// Runs `arguments` (the first is looked up on PATH) with stdout and stderr sent to
     /// `outputPath` (or /dev/null), and waits for it.
@@ -57,10 +76,39 @@ public enum ProcessTimer {
             let wrapped = ["/bin/sh", "-c", "cd -- \"$0\" && exec \"$@\"", workingDirectory] + arguments
             return try run(wrapped, outputPath: outputPath, environment: environment)
         }
+        guard let program = which(arguments[0]) else {
+            throw LaunchError(description: "\(arguments[0]): cannot start: \(String(cString: strerror(ENOENT)))")
+        }
+        let sink = outputPath ?? "/dev/null"
+        guard let meter = peakMeter else {
+            var measurement = try spawnAndWait(arguments, sink: sink, environment: environment)
+            measurement.peakRSSBytes = 0
+            return measurement
+        }
+        let report = FileManager.default.temporaryDirectory
+            .appendingPathComponent("thumbkit-bench-rss-\(getpid())-\(UUID().uuidString)").path
+        defer { unlink(report) }
+        var measurement = try spawnAndWait(
+            [meter, "-f", "%M", "-o", report, program] + arguments.dropFirst(), sink: sink, environment: environment)
+        measurement.peakRSSBytes = peakKibibytes(reportedIn: report).map { $0 * 1024 } ?? 0
+        return measurement
+    }
+
+    /// The figure GNU time wrote last in `path` (it may be preceded by a line such as
+    /// `Command exited with non-zero status 3`), or nil.
+    static func peakKibibytes(reportedIn path: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return text.split(whereSeparator: \.isNewline).last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// Spawns `arguments` and waits for it; `ru_maxrss` of the direct child (see ``ProcessTimer``
+    /// for why that is not the command's own peak when the child is a tool).
+    static func spawnAndWait(_ arguments: [String], sink: String, environment: [String: String]? = nil) throws
+        -> Measurement
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        let sink = outputPath ?? "/dev/null"
         posix_spawn_file_actions_addopen(&actions, 1, sink, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)

@@ -13,6 +13,7 @@ import ThumbKitQuality
 /// icons/star-empty.png      rating icons, 64×64 with alpha (the half icon is synthesised)
 /// icons/star-full.png
 /// logo.png                  1024×1024, the app icon source
+/// .thumbkit-demo            the SHA-256 of every file above (see `DemoFolder`)
 /// ```
 /// The six food categories are Chicken, Beef, Pork, Seafood, Pasta and Salad, three dishes each.
 public enum DemoCatalog {
@@ -45,22 +46,46 @@ public enum DemoCatalog {
         ("Salad", .salad, ["Caesar Salad", "Greek Salad", "Caprese Salad"]),
     ]
 
-    /// Writes the demo's pictures and `catalog.json` into `folder` (created if needed). Files
-    /// already there with the same bytes are left alone. Returns the import file's path.
+    /// Writes the demo's pictures and `catalog.json` into `folder`, which must be new, empty,
+    /// or one the demo made (`DemoFolder`: only files the demo wrote are replaced, and files
+    /// already there with the same bytes are left alone). Returns the import file's path.
     ///
-    /// - Throws: `EncodeError` when a file cannot be written.
+    /// - Throws: `CatalogError.invalidRecord` for a folder or file that is not the demo's (before
+    ///   anything is written), `.io` when a file cannot be written.
     @discardableResult
-    public static func write(into folder: String) throws(EncodeError) -> String {
-        func save(_ image: PixelBuffer, _ relative: String, _ format: ImageFormat) throws(EncodeError) {
-            let path = (folder as NSString).appendingPathComponent(relative)
-            let bytes = try ImageEncoders.encode(image, options: EncodeOptions(format: format, quality: 90), path: path)
-            if let existing = FileManager.default.contents(atPath: path), [UInt8](existing) == bytes { return }
-            try FileIO.writeAtomically(bytes, to: path)
+    public static func write(into folder: String) throws(CatalogError) -> String {
+        let planned = plan()
+        let target = DemoFolder(folder: folder)
+        // A folder that is plainly not the demo's is refused before anything is drawn.
+        try target.precheck(planned.map(\.relative))
+        var files: [(String, [UInt8])] = []
+        for (relative, make) in planned { files.append((relative, try make())) }
+        try target.claim(files)
+        for (relative, bytes) in files { try target.write(relative, bytes) }
+        return target.path("catalog.json")
+    }
+
+    /// Every file of the demo: its relative path, and how to draw and encode it in memory.
+    static func plan() -> [(relative: String, make: () throws(CatalogError) -> [UInt8])] {
+        var files: [(relative: String, make: () throws(CatalogError) -> [UInt8])] = []
+        func save(_ image: @escaping @autoclosure () -> PixelBuffer, _ relative: String, _ format: ImageFormat) {
+            files.append(
+                (
+                    relative,
+                    { () throws(CatalogError) -> [UInt8] in
+                        do throws(EncodeError) {
+                            return try ImageEncoders.encode(
+                                image(), options: EncodeOptions(format: format, quality: 90))
+                        } catch {
+                            throw CatalogError.io(path: relative, reason: error.reason)
+                        }
+                    }
+                ))
         }
         var bugEntries: [String] = []
         for (index, bug) in bugs.enumerated() {
             let file = "bugs/\(OutputNaming.slug(bug.title)).jpg"
-            try save(DemoPictures.bug(bug.look, seed: UInt64(index + 1)), file, .jpeg)
+            save(DemoPictures.bug(bug.look, seed: UInt64(index + 1)), file, .jpeg)
             bugEntries.append(
                 "    {\"title\": \"\(bug.title)\", \"rating\": \(Rating(exactly: bug.rating)!), \"image\": \"\(file)\"}"
             )
@@ -72,13 +97,13 @@ public enum DemoCatalog {
                 seed += 1
                 // Most dishes are JPEG; one per category is PNG, both found by name.
                 let format: ImageFormat = dish == category.dishes.last ? .png : .jpeg
-                try save(DemoPictures.dish(category.style, seed: seed), "foods/\(dish).\(format.fileExtension)", format)
+                save(DemoPictures.dish(category.style, seed: seed), "foods/\(dish).\(format.fileExtension)", format)
                 foodEntries.append("    {\"category\": \"\(category.name)\", \"name\": \"\(dish)\"}")
             }
         }
-        try save(DemoPictures.star(fill: Paint(0xE4E4E0), outline: Paint(0x9A9A94)), "icons/star-empty.png", .png)
-        try save(DemoPictures.star(fill: Paint(0xFFC21A), outline: Paint(0xD98A00)), "icons/star-full.png", .png)
-        try save(DemoPictures.logo(), "logo.png", .png)
+        save(DemoPictures.star(fill: Paint(0xE4E4E0), outline: Paint(0x9A9A94)), "icons/star-empty.png", .png)
+        save(DemoPictures.star(fill: Paint(0xFFC21A), outline: Paint(0xD98A00)), "icons/star-full.png", .png)
+        save(DemoPictures.logo(), "logo.png", .png)
 
         let json = """
             {
@@ -95,10 +120,7 @@ public enum DemoCatalog {
             }
 
             """
-        let path = (folder as NSString).appendingPathComponent("catalog.json")
-        if FileManager.default.contents(atPath: path) != Data(json.utf8) {
-            try FileIO.writeAtomically(Array(json.utf8), to: path)
-        }
-        return path
+        files.append(("catalog.json", { () throws(CatalogError) -> [UInt8] in Array(json.utf8) }))
+        return files
     }
 }

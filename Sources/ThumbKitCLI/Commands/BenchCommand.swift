@@ -20,8 +20,8 @@ enum BenchCommand: Command {
             Runs each job over the corpus (DIR/jpeg/*.jpg and DIR/png/*.png, as scripts/bench-corpus \
             builds it) --runs times after a warm-up, taking turns between tools, and prints per job: \
             images/s, input MP/s, wall seconds (min/median/max), CPU seconds, peak RSS, and SSIM and \
-            PSNR of every output against a Lanczos3 reference of the exact crop of the \
-            full-resolution picture. With --peers the same jobs run with vipsthumbnail, ImageMagick \
+            PSNR of every output against a Lanczos3 reference of the full-resolution picture, cut with \
+            the tool's own crop geometry (exact or whole-pixel). With --peers the same jobs run with vipsthumbnail, ImageMagick \
             (with and without its JPEG size hint), GraphicsMagick and Pillow when found \
             (scripts/install-peers installs them), and the table shows thumbkit's speed divided by \
             theirs. With --limit it also times decoding alone (djpeg and thumbkit's own decode) at \
@@ -63,20 +63,21 @@ enum BenchCommand: Command {
                 default: "thumbkit.sqlite"),
             .value("note", valueName: "text", help: "A note saved with the run."),
             .flag("no-history", help: "Do not save the run in the catalog."),
+            .flag("wide", help: "Print tables at full width instead of fitting them to the terminal."),
         ])
 
     /// What the command line asks for.
     enum Action: Sendable, Hashable {
         case run(BenchRunCommand.Settings)
-        case history(catalog: String)
-        case show(runID: Int, catalog: String)
+        case history(catalog: String, wide: Bool)
+        case show(runID: Int, catalog: String, wide: Bool)
         case decode(job: BenchJob, files: [String], parallel: Int)
     }
 
     /// The options each action accepts besides its positionals.
     static let optionsByAction: [String: Set<String>] = [
-        "history": ["catalog"],
-        "show": ["catalog"],
+        "history": ["catalog", "wide"],
+        "show": ["catalog", "wide"],
         "decode": ["job", "jobs"],
     ]
 
@@ -99,7 +100,7 @@ enum BenchCommand: Command {
             return .run(try BenchRunCommand.settings(arguments))
         case "history":
             if let extra = rest.first { throw .unexpectedArgument(extra) }
-            return .history(catalog: catalog)
+            return .history(catalog: catalog, wide: arguments.flag("wide"))
         case "show":
             guard let text = rest.first else { throw .missingArgument("run") }
             if rest.count > 1 { throw .unexpectedArgument(rest[1]) }
@@ -107,7 +108,7 @@ enum BenchCommand: Command {
                 throw .invalidValue(
                     option: "<run>", value: text, reason: "expected a run id from 'thumbkit bench history'")
             }
-            return .show(runID: id, catalog: catalog)
+            return .show(runID: id, catalog: catalog, wide: arguments.flag("wide"))
         default:
             let names = arguments.values("job")
             guard names.count == 1, let job = BenchJob.named(names[0]) else {
@@ -121,8 +122,10 @@ enum BenchCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         switch try action(arguments) {
         case .run(let settings): return try BenchRunCommand.run(settings, context: context)
-        case .history(let catalog): return try BenchHistoryCommand.run(catalog: catalog, context: context)
-        case .show(let id, let catalog): return try BenchShowCommand.run(runID: id, catalog: catalog, context: context)
+        case .history(let catalog, let wide):
+            return try BenchHistoryCommand.run(catalog: catalog, wide: wide, context: context)
+        case .show(let id, let catalog, let wide):
+            return try BenchShowCommand.run(runID: id, catalog: catalog, wide: wide, context: context)
         case .decode(let job, let files, let parallel):
             return BenchDecodeCommand.run(job: job, files: files, parallel: parallel, context: context)
         }

@@ -4,19 +4,22 @@ import ThumbKitBench
 import ThumbKitQuality
 
 /// `thumbkit bench history`: the saved benchmark runs, newest first, with their date (in the
-/// user's locale and time zone), commit, machine and how many figures each kept.
+/// user's locale and time zone), commit, machine and how many figures each kept. Lines wider
+/// than the terminal (``BenchTableWidth``) are cut with `…`; `--wide` prints them whole.
 enum BenchHistoryCommand {
-    static func run(catalog: String, context: CommandContext) throws -> ExitCode {
+    static func run(catalog: String, wide: Bool = false, context: CommandContext) throws -> ExitCode {
         let store = try openExisting(catalog)
         let (runs, results) = try store.read { tx in (try tx.benchRuns(), try tx.benchResults()) }
-        context.stdout.write(render(runs: runs, results: results, catalog: catalog, environment: context.environment))
+        let width = wide ? nil : BenchTableWidth.width(of: context.stdout, environment: context.environment)
+        context.stdout.write(
+            render(runs: runs, results: results, catalog: catalog, environment: context.environment, width: width))
         return .success
     }
 
-    /// The listing, ending with a newline.
-    static func render(runs: [BenchRun], results: [BenchResult], catalog: String, environment: [String: String])
-        -> String
-    {
+    /// The listing, ending with a newline; lines cut to `width` when given.
+    static func render(
+        runs: [BenchRun], results: [BenchResult], catalog: String, environment: [String: String], width: Int? = nil
+    ) -> String {
         guard !runs.isEmpty else { return "No benchmark runs in \(catalog) yet (run 'thumbkit bench').\n" }
         let locale = BenchShowCommand.locale(for: "LC_TIME", environment: environment)
         let zone = BenchShowCommand.timeZone(environment: environment)
@@ -36,7 +39,10 @@ enum BenchHistoryCommand {
                 return column == 0 || column == 3 ? padding + cell : cell + padding
             }.joined(separator: "  ").trimmingTrailingSpaces
         }
-        return lines.joined(separator: "\n") + "\n"
+        let fitted = lines.map { BenchTableLayout.cut($0, to: width) }
+        let footer =
+            fitted != lines ? ["(lines cut to \(width ?? 0) columns: bench history --wide shows them whole)"] : []
+        return (fitted + footer).joined(separator: "\n") + "\n"
     }
 
     /// Opens a catalog that must already exist (reading the history never creates one).

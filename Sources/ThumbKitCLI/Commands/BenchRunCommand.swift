@@ -21,6 +21,8 @@ enum BenchRunCommand {
         var catalogPath: String
         var note: String
         var saveHistory: Bool
+        /// `--wide`: print the table at full width instead of fitting it to the terminal.
+        var wide = false
     }
 
     /// `-j`, or the processors available.
@@ -44,7 +46,7 @@ enum BenchRunCommand {
             peers: arguments.flag("peers"), limit: arguments.flag("limit"), linear: arguments.flag("linear"),
             jsonPath: arguments.value("json"), htmlPath: arguments.value("html"),
             catalogPath: arguments.value("catalog")!, note: arguments.value("note") ?? "",
-            saveHistory: !arguments.flag("no-history"))
+            saveHistory: !arguments.flag("no-history"), wide: arguments.flag("wide"))
     }
 
     /// The tools a run asks for: ThumbKit, then the peers, then the floors.
@@ -92,7 +94,8 @@ enum BenchRunCommand {
             }
         }
         progress.finish()
-        context.stdout.write(BenchTextRenderer.render(report))
+        let width = settings.wide ? nil : BenchTableWidth.width(of: context.stdout, environment: context.environment)
+        context.stdout.write(BenchTextRenderer.render(report, width: width))
 
         var failed = report.jobs.contains { job in job.thumbkit.map { !$0.failures.isEmpty } ?? true }
         if let path = settings.jsonPath {

@@ -5,35 +5,42 @@ import ThumbKitQuality
 
 /// `thumbkit bench show RUN`: the detail view of one saved run (the Weight History detail
 /// view, for performance). For each job and tool: the run's images/s against the lowest,
-/// highest and average of the runs in the same calendar month, the loss from the month's best
+/// highest and average of the comparable runs in the same calendar month (same corpus, images
+/// and timed runs; ``BenchHistory``), how many runs that is, the loss from the month's best
 /// and the gain over its worst; green when better than the month's average and red when worse
 /// (on a terminal). Numbers and dates follow the user's locale (`LC_ALL`, then `LC_NUMERIC` /
 /// `LC_TIME`, then `LANG`) and time zone (`TZ`).
 enum BenchShowCommand {
-    static func run(runID: Int, catalog: String, context: CommandContext) throws -> ExitCode {
+    static func run(runID: Int, catalog: String, wide: Bool, context: CommandContext) throws -> ExitCode {
         let store = try BenchHistoryCommand.openExisting(catalog)
         let calendar = calendar(environment: context.environment)
         let detail = try BenchHistory.detail(runID: runID, store: store, calendar: calendar)
-        context.stdout.write(render(detail, environment: context.environment, colors: context.colors))
+        let width = wide ? nil : BenchTableWidth.width(of: context.stdout, environment: context.environment)
+        context.stdout.write(render(detail, environment: context.environment, colors: context.colors, width: width))
         return .success
     }
 
-    /// The whole view, ending with a newline.
-    static func render(_ detail: BenchHistory.Detail, environment: [String: String], colors: Terminal.Palette) -> String
-    {
+    /// The columns kept when the whole table is wider than the terminal: job, tool, images/s,
+    /// runs, from best, over worst (the month's min, average and max need `--wide`).
+    static let narrowColumns = [0, 1, 2, 3, 7, 8]
+
+    /// The whole view, ending with a newline; fitted to `width` columns when given.
+    static func render(
+        _ detail: BenchHistory.Detail, environment: [String: String], colors: Terminal.Palette, width: Int? = nil
+    ) -> String {
         let numbers = locale(for: "LC_NUMERIC", environment: environment)
         let dates = locale(for: "LC_TIME", environment: environment)
         let zone = timeZone(environment: environment)
         let run = detail.run
         var lines = [
-            "Run \(run.id) · \(dateText(run.date, locale: dates, timeZone: zone)) · commit \(run.gitCommit.prefix(12))",
-            run.machine,
+            "Run \(run.id) · \(dateText(run.date, locale: dates, timeZone: zone)) · commit \(run.gitCommit.prefix(12))"
         ]
-        if !run.note.isEmpty { lines.append("Note: \(run.note)") }
-        let runsInMonth = detail.comparisons.map(\.monthRuns).max() ?? 1
-        lines.append(
-            "Against \(runsInMonth) run\(runsInMonth == 1 ? "" : "s") in \(monthText(detail.month.start, locale: dates, timeZone: zone)):"
-        )
+        lines += BenchTableLayout.wrap(run.machine, width: width, indent: "  ")
+        if !run.note.isEmpty { lines += BenchTableLayout.wrap("Note: \(run.note)", width: width, indent: "  ") }
+        let month = monthText(detail.month.start, locale: dates, timeZone: zone)
+        lines += BenchTableLayout.wrap(
+            "Against the runs of \(month) on the same corpus, with as many images and timed runs "
+                + "(runs: how many the month's figures come from, this one included):", width: width)
         lines.append("")
         guard !detail.comparisons.isEmpty else {
             return (lines + ["(this run has no results)"]).joined(separator: "\n") + "\n"
@@ -44,20 +51,27 @@ enum BenchShowCommand {
         func number(_ value: Double) -> String { value.formatted(decimal) }
         func signed(_ value: Double) -> String { (value == 0 ? 0 : value).formatted(percent) }
 
-        var rows = [["job", "tool", "images/s", "month min", "month avg", "month max", "from best", "over worst"]]
+        var rows = [
+            ["job", "tool", "images/s", "runs", "month min", "month avg", "month max", "from best", "over worst"]
+        ]
         for c in detail.comparisons {
             rows.append([
-                c.job, c.tool, number(c.value), number(c.monthMin), number(c.monthMean), number(c.monthMax),
-                signed(-c.lossFromBest), signed(c.gainOverWorst),
+                c.job, c.tool, number(c.value), String(c.monthRuns), number(c.monthMin), number(c.monthMean),
+                number(c.monthMax), signed(-c.lossFromBest), signed(c.gainOverWorst),
             ])
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for (index, row) in rows.enumerated() {
+        var columns = Array(rows[0].indices)
+        if let width, BenchTableLayout.rowWidth(BenchTableLayout.columnWidths(rows)) > width {
+            columns = narrowColumns
+        }
+        let shown = BenchTableLayout.select(rows, columns: columns)
+        let widths = BenchTableLayout.columnWidths(shown)
+        for (index, row) in shown.enumerated() {
             var cells: [String] = []
             for (column, cell) in row.enumerated() {
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
                 var text = column < 2 ? cell + padding : padding + cell
-                if column == 2, index > 0 {
+                if columns[column] == 2, index > 0 {
                     switch detail.comparisons[index - 1].standing {
                     case .better: text = colors.green(text)
                     case .worse: text = colors.red(text)
@@ -68,7 +82,30 @@ enum BenchShowCommand {
             }
             lines.append(cells.joined(separator: "  "))
         }
+        if columns != Array(rows[0].indices) {
+            lines.append("(month min, avg and max: bench show \(run.id) --wide)")
+        }
+        lines += notes(detail).flatMap { BenchTableLayout.wrap($0, width: width, indent: "  ") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One line per result whose month holds runs it cannot be compared with.
+    static func notes(_ detail: BenchHistory.Detail) -> [String] {
+        var notes: [String] = []
+        for c in detail.comparisons {
+            if !c.corpusKnown {
+                notes.append(
+                    "note: \(c.job) \(c.tool): saved before runs recorded their corpus; compared with no other run")
+            } else if c.incomparableRuns > 0 {
+                let count = c.incomparableRuns
+                notes.append(
+                    "note: \(c.job) \(c.tool): \(count) other run\(count == 1 ? "" : "s") of the month measured "
+                        + "another corpus, image count or number of timed runs (this one: \(c.images) "
+                        + "image\(c.images == 1 ? "" : "s"), \(c.timedRuns) timed run\(c.timedRuns == 1 ? "" : "s")); "
+                        + "not compared")
+            }
+        }
+        return notes
     }
 
     // MARK: Locale

@@ -10,7 +10,11 @@ enum BuildCommand: Command {
             outputs no recipe wants any more, and does nothing the second time. Records are \
             built in parallel; a record that fails is reported on stderr and the others are \
             still done. Output files are named <record folder>/<recipe>.<tag>[@Nx].<ext>, the \
-            tag changing with the source and recipe. Progress is shown on stderr when it is a \
+            tag changing with the source and recipe. --recipes FILE is stored in the catalog and \
+            used by later builds until another is given; --recipes builtin goes back to the \
+            built-in recipes. The output folder must hold no source picture; the first build \
+            claims it for its catalog (OUT/.thumbkit-catalog), and a build of another catalog is \
+            refused there. Only files named as outputs are ever removed. Progress is shown on stderr when it is a \
             terminal; with --json the summary (made, upToDate, removed, failed, failures) is the \
             only thing on stdout.
 
@@ -27,7 +31,7 @@ enum BuildCommand: Command {
         let progress = context.progress
         let report = builder.build(
             progress: { done, total in progress.update("[\(done)/\(total)] building") },
-            onFailure: { context.printError($0) })
+            onFailure: { context.printError($0) }, onNote: { context.printError($0) })
         progress.finish()
         if arguments.flag("json") {
             try context.writeJSON(report)

@@ -9,6 +9,6 @@ enum CatalogCommand: CommandGroup {
             """)
     static let subcommands: [any Command.Type] = [
         CatalogImportCommand.self, CatalogExportCommand.self, CatalogListCommand.self, CatalogShowCommand.self,
-        CatalogRateCommand.self, CatalogSetImageCommand.self,
+        CatalogRateCommand.self, CatalogSetImageCommand.self, CatalogRenameCommand.self, CatalogRemoveCommand.self,
     ]
 }

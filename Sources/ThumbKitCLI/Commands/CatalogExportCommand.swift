@@ -11,7 +11,8 @@ enum CatalogExportCommand: Command {
             (path relative to the output folder, width, height, scale, kind, format, bytes, \
             recipe), plus the images folder, rating icons and logo. Paths inside the current \
             folder (or the output file's folder) are written relative to it. The result imports \
-            back as the same records with the same ids.
+            back as the same records with the same ids. An --output that is the catalog or one \
+            of its -wal, -shm or -journal files (by any path or link) is refused.
             """,
         options: [
             CatalogOptions.catalog,
@@ -19,7 +20,12 @@ enum CatalogExportCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try CatalogOptions.openStore(arguments)
+        if let output = arguments.value("output"),
+            CatalogFiles.match(output, database: arguments.value("catalog")!) != nil
+        {
+            throw UsageError.validationFailed("refusing to write the export over the catalog's own file '\(output)'")
+        }
+        let store = try CatalogOptions.openStore(arguments, readOnly: true)
         let exporter = CatalogExporter(store: store)
         if let output = arguments.value("output") {
             try exporter.export(to: output)

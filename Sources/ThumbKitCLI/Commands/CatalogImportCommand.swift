@@ -47,7 +47,7 @@ enum CatalogImportCommand: Command {
                     applied: report.applied, bugs: counts(report.bugs), foods: counts(report.foods),
                     categories: counts(report.categories), problems: report.problems.map(\.description)))
         } else if !report.applied {
-            context.print("nothing imported: \(report.problems.count) bad records (--atomic)")
+            context.print("nothing imported: \(CatalogOptions.count(report.problems.count, "bad record")) (--atomic)")
         } else {
             func text(_ c: ImportReport.Counts) -> String {
                 "\(c.added) added, \(c.updated) updated, \(c.unchanged) unchanged"

@@ -4,11 +4,15 @@ import ThumbKitCatalog
 enum CatalogListCommand: Command {
     static let spec = CommandSpec(
         name: "list", abstract: "List the bugs and foods.",
-        discussion: "One line per record: id, rating or category, number of outputs, title or name.",
+        discussion: """
+            One line per record: id, rating or category, number of outputs, title or name. With \
+            --json, ids are numbers as in 'catalog export', in the bugs or foods list.
+            """,
         options: [CatalogOptions.catalog, .json])
 
     struct Row: Encodable {
-        let id: String
+        /// The row id, as in `catalog export` (the list it is in says bug or food).
+        let id: Int
         let title: String
         let rating: Rating?
         let category: String?
@@ -16,7 +20,7 @@ enum CatalogListCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try CatalogOptions.openStore(arguments)
+        let store = try CatalogOptions.openStore(arguments, readOnly: true)
         let (bugs, foods, categories, counts) = try store.read { tx in
             (try tx.bugs(), try tx.foods(), try tx.categories(), Dictionary(grouping: try tx.outputs(), by: \.record))
         }
@@ -30,12 +34,12 @@ enum CatalogListCommand: Command {
                 Listing(
                     bugs: bugs.map {
                         Row(
-                            id: "bug:\($0.id)", title: $0.title, rating: $0.rating, category: nil,
+                            id: $0.id, title: $0.title, rating: $0.rating, category: nil,
                             outputs: counts[$0.ref]?.count ?? 0)
                     },
                     foods: foods.map {
                         Row(
-                            id: "food:\($0.id)", title: $0.name, rating: nil, category: $0.category,
+                            id: $0.id, title: $0.name, rating: nil, category: $0.category,
                             outputs: counts[$0.ref]?.count ?? 0)
                     },
                     categories: categories.map(\.name)))
@@ -49,7 +53,9 @@ enum CatalogListCommand: Command {
                     + pad(bug.rating.description, 5)
                     + pad("\(counts[bug.ref]?.count ?? 0) out", 8) + Self.oneLine(bug.title))
         }
-        context.print(colors.bold("FOODS") + " (\(foods.count) in \(categories.count) categories)")
+        context.print(
+            colors.bold("FOODS")
+                + " (\(foods.count) in \(CatalogOptions.count(categories.count, "category", "categories")))")
         for category in categories {
             let inCategory = foods.filter { $0.categoryID == category.id }
             context.print("  " + colors.dim(Self.oneLine(category.name)) + " (\(inCategory.count))")

@@ -10,34 +10,49 @@ enum CatalogOptions {
     /// `--out DIR`: the build's output folder.
     static let out = OptionSpec.value(
         "out", valueName: "dir", help: "The output folder of built images.", default: "./thumbkit-out")
-    /// `--recipes FILE`: a recipe file over the defaults.
+    /// `--recipes FILE|builtin`: a recipe file over the defaults, remembered by the catalog.
     static let recipes = OptionSpec.value(
-        "recipes", valueName: "file", help: "A recipe file (JSON) applied over the built-in recipes.")
+        "recipes", valueName: "file",
+        help: "A recipe file (JSON) applied over the built-in recipes; the catalog keeps using it until another "
+            + "is given. 'builtin' goes back to the built-in recipes (./builtin names a file).")
+
+    /// The `--recipes` value that means the built-in recipes.
+    static let builtInRecipes = "builtin"
     /// `-j N`: records built in parallel.
     static let jobs = OptionSpec.value(
         "jobs", short: "j", valueName: "n", help: "Records built in parallel.", defaultHelp: "active processors")
 
     /// The catalog at `--catalog`. With `mustExist`, a missing file is an error rather than a new
     /// empty catalog (commands that only read or change records).
-    static func openStore(_ arguments: ParsedArguments, mustExist: Bool = true) throws -> CatalogStore {
+    /// A file that is there must be a catalog (`CatalogStore` refuses an empty or foreign one).
+    /// With `readOnly` (commands that only read: list, show, export, site) the file is opened
+    /// with `SQLITE_OPEN_READONLY`, so a catalog on a read-only mount can still be read.
+    static func openStore(_ arguments: ParsedArguments, mustExist: Bool = true, readOnly: Bool = false) throws
+        -> CatalogStore
+    {
         let path = arguments.value("catalog")!
-        if mustExist, !FileManager.default.fileExists(atPath: path) {
-            throw CatalogError.notFound(
-                path: path, reason: "no catalog here (create one with 'thumbkit catalog import')")
+        if mustExist || readOnly, !FileManager.default.fileExists(atPath: path) {
+            throw CatalogError.missingFile(path, hint: "no catalog here: create one with 'thumbkit catalog import'")
         }
-        return try CatalogStore(path: path)
+        return try CatalogStore(path: path, readOnly: readOnly)
     }
 
-    /// The recipes: the built-in ones, with `--recipes` applied when given.
-    static func recipeBook(_ arguments: ParsedArguments) throws -> RecipeBook {
-        guard let path = arguments.value("recipes") else { return .defaults }
-        return try RecipeBook.load(path: path)
+    /// The recipes every command that builds uses (build, catalog rate, catalog set-image,
+    /// watch): with `--recipes FILE` that file over the built-in ones, stored in the catalog;
+    /// with `--recipes builtin` the built-in ones, stored too; without the flag, the set the
+    /// catalog stored last (the built-in ones if none was ever given).
+    static func recipeBook(_ arguments: ParsedArguments, store: CatalogStore) throws -> RecipeBook {
+        switch arguments.value("recipes") {
+        case nil: return try store.recipeBook()
+        case builtInRecipes?: return try store.useBuiltInRecipes()
+        case let path?: return try store.useRecipeFile(at: path)
+        }
     }
 
     /// A builder for `--out`, `--recipes` and `-j` (for commands that declare them).
     static func builder(_ arguments: ParsedArguments, store: CatalogStore, jobs: Int? = nil) throws -> CatalogBuilder {
         CatalogBuilder(
-            store: store, outputDirectory: arguments.value("out")!, recipes: try recipeBook(arguments),
+            store: store, outputDirectory: arguments.value("out")!, recipes: try recipeBook(arguments, store: store),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 
@@ -62,24 +77,48 @@ enum CatalogOptions {
         throws -> Int
     {
         let report = try builder(arguments, store: store).build(
-            only: [record], onFailure: { context.printError($0) })
+            only: [record], onFailure: { context.printError($0) }, onNote: { context.printError($0) })
         context.print("outputs: \(report.summary)")
         return report.failed
     }
 
-    /// Throws `CatalogError.invalidRecord` unless the file at `path` starts like a PNG or JPEG
-    /// (`.io` when it cannot be read).
-    static func requireImage(_ path: String) throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-            let handle = FileHandle(forReadingAtPath: path)
-        else {
-            throw CatalogError.io(path: path, reason: "cannot open the file")
+    /// A record named by id (`record(_:)`), or else by title or name in `store`: the exact
+    /// title first, then one that differs only in case. Several matches are an error listing
+    /// them, so the user can name one by id.
+    ///
+    /// - Throws: `CatalogError.notFound` when nothing matches, `.invalidRecord` when several do.
+    static func record(_ text: String, orTitleIn store: CatalogStore) throws -> RecordRef {
+        if let ref = try? record(text) { return ref }
+        let (bugs, foods) = try store.read { tx in (try tx.bugs(), try tx.foods()) }
+        let all =
+            bugs.map { (ref: $0.ref, title: $0.title, shown: "bug:\($0.id) \(CatalogListCommand.oneLine($0.title))") }
+            + foods.map {
+                (
+                    ref: $0.ref, title: $0.name,
+                    shown:
+                        "food:\($0.id) \(CatalogListCommand.oneLine($0.name)) (\(CatalogListCommand.oneLine($0.category)))"
+                )
+            }
+        var matches = all.filter { $0.title == text }
+        if matches.isEmpty { matches = all.filter { $0.title.lowercased() == text.lowercased() } }
+        let name = "'\(CatalogListCommand.oneLine(text))'"
+        switch matches.count {
+        case 0:
+            throw CatalogError.notFound(path: name, reason: "no bug or food has this title or name")
+        case 1:
+            return matches[0].ref
+        default:
+            throw CatalogError.invalidRecord(
+                path: name,
+                reason: "\(matches.count) records have this title or name: "
+                    + matches.map(\.shown).joined(separator: ", ") + "; name one by id")
         }
-        defer { try? handle.close() }
-        guard ImageFormat.sniff([UInt8](handle.readData(ofLength: 8))) != nil else {
-            throw CatalogError.invalidRecord(path: path, reason: "not a PNG or JPEG file")
-        }
+    }
+
+    /// `1 file`, `2 files`: a count with the noun in the right number (`plural` defaults to
+    /// the singular plus `s`).
+    static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(value) " + (value == 1 ? singular : plural ?? singular + "s")
     }
 
     /// `1.9 KB`, `812 B`, `2.4 MB`.

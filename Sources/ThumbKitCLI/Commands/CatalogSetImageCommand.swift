@@ -6,9 +6,11 @@ enum CatalogSetImageCommand: Command {
     static let spec = CommandSpec(
         name: "set-image", abstract: "Change a record's picture, remake its outputs and delete the old ones.",
         discussion: """
-            PATH must be a PNG or JPEG file; it is hashed and stored as an absolute path. The \
-            record's outputs are built again from it right away and the old files removed, \
-            unless --no-build is given.
+            PATH must be a PNG or JPEG file that decodes within the limits (checked as 'watch' \
+            checks an inbox file); it is hashed and stored as an absolute path. A picture that \
+            fails the check changes nothing (the old picture and outputs stay) and exits 1 with \
+            the reason. The record's outputs are built again from it right away and the old \
+            files removed, unless --no-build is given.
             """,
         positionals: [
             .required("id", help: "The record: N or bug:N for a bug, food:N for a food."),
@@ -22,14 +24,15 @@ enum CatalogSetImageCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let ref = try CatalogOptions.record(arguments.argument("id")!)
         let path = URL(fileURLWithPath: arguments.argument("path")!).standardizedFileURL.path
-        try CatalogOptions.requireImage(path)
         let store = try CatalogOptions.openStore(arguments)
+        // Checked and hashed before the catalog is touched; the hash is of the bytes checked.
+        let image = try SourceImage.load(path: path)
         switch ref.kind {
         case .bug:
-            let bug = try store.setImage(bugID: ref.id, path: path)
+            let bug = try store.write { try $0.setImage(bugID: ref.id, image: image) }
             context.print("bug:\(bug.id) \(CatalogListCommand.oneLine(bug.title)): image \(path)")
         default:
-            let food = try store.setImage(foodID: ref.id, path: path)
+            let food = try store.write { try $0.setImage(foodID: ref.id, image: image) }
             context.print("food:\(food.id) \(CatalogListCommand.oneLine(food.name)): image \(path)")
         }
         if arguments.flag("no-build") { return .success }

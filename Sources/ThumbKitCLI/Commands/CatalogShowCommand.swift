@@ -6,12 +6,16 @@ enum CatalogShowCommand: Command {
     static let spec = CommandSpec(
         name: "show", abstract: "Show one record, its outputs, and how it compares with the rest.",
         discussion: """
-            For a bug, its rating against the lowest, highest and average rating of all bugs \
+            ID is N or bug:N for a bug, food:N for a food, or a title or name: exact first, \
+            then ignoring case; a title that names more than one record is an error listing \
+            them. For a bug, its rating against the lowest, highest and average rating of all bugs \
             (green above the average, red below, when stdout is a terminal); for any record, its \
             outputs and their sizes against the smallest, largest and average output of the \
             catalog.
             """,
-        positionals: [.required("id", help: "The record: N or bug:N for a bug, food:N for a food.")],
+        positionals: [
+            .required("id", help: "The record: N or bug:N for a bug, food:N for a food, or its title or name.")
+        ],
         options: [CatalogOptions.catalog, .json])
 
     /// How a record compares with the catalog.
@@ -25,7 +29,10 @@ enum CatalogShowCommand: Command {
     }
 
     struct Detail: Encodable {
-        let id: String
+        /// The row id, as in `catalog export` and `list --json`.
+        let id: Int
+        /// `bug` or `food`.
+        let kind: RecordKind
         let title: String
         let rating: Rating?
         let category: String?
@@ -37,8 +44,8 @@ enum CatalogShowCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let ref = try CatalogOptions.record(arguments.argument("id")!)
-        let store = try CatalogOptions.openStore(arguments)
+        let store = try CatalogOptions.openStore(arguments, readOnly: true)
+        let ref = try CatalogOptions.record(arguments.argument("id")!, orTitleIn: store)
         let detail = try store.read { tx -> Detail in
             let summary = try tx.summary()
             let order = OutputKind.allCases
@@ -50,7 +57,7 @@ enum CatalogShowCommand: Command {
                 let bug = try tx.requireBug(id: ref.id)
                 let versus = summary.ratings.map { compare(bug.rating.value, $0.average) }
                 return Detail(
-                    id: "bug:\(bug.id)", title: bug.title, rating: bug.rating, category: nil, image: bug.image,
+                    id: bug.id, kind: .bug, title: bug.title, rating: bug.rating, category: nil, image: bug.image,
                     createdAt: bug.createdAt, updatedAt: bug.updatedAt, outputs: outputs,
                     comparison: Comparison(
                         ratings: summary.ratings, outputBytes: summary.outputBytes, ratingVersusAverage: versus,
@@ -58,7 +65,7 @@ enum CatalogShowCommand: Command {
             }
             let food = try tx.requireFood(id: ref.id)
             return Detail(
-                id: "food:\(food.id)", title: food.name, rating: nil, category: food.category, image: food.image,
+                id: food.id, kind: .food, title: food.name, rating: nil, category: food.category, image: food.image,
                 createdAt: food.createdAt, updatedAt: food.updatedAt, outputs: outputs,
                 comparison: Comparison(
                     ratings: nil, outputBytes: summary.outputBytes, ratingVersusAverage: nil, averageOutputBytes: mean))
@@ -79,7 +86,9 @@ enum CatalogShowCommand: Command {
     /// The text view.
     static func lines(_ detail: Detail, colors: Terminal.Palette) -> [String] {
         let dates = ISO8601DateFormatter()
-        var lines = [colors.bold(CatalogListCommand.oneLine(detail.title)), "  id       \(detail.id)"]
+        var lines = [
+            colors.bold(CatalogListCommand.oneLine(detail.title)), "  id       \(detail.kind.rawValue):\(detail.id)",
+        ]
         if let category = detail.category { lines.append("  category \(CatalogListCommand.oneLine(category))") }
         if let rating = detail.rating {
             var line = "  rating   \(stars(rating)) \(rating)"
@@ -87,7 +96,7 @@ enum CatalogShowCommand: Command {
                 let text = versus == "average" ? "the average" : "\(versus) average"
                 let painted = versus == "above" ? colors.green(text) : versus == "below" ? colors.red(text) : text
                 line +=
-                    "  \(painted) (all \(spread.count) bugs: min \(number(spread.min)), "
+                    "  \(painted) (\(spread.count == 1 ? "the only bug" : "all \(spread.count) bugs"): min \(number(spread.min)), "
                     + "average \(number(spread.average)), max \(number(spread.max)))"
             }
             lines.append(line)
@@ -97,14 +106,19 @@ enum CatalogShowCommand: Command {
         lines.append("  created  \(dates.string(from: detail.createdAt))")
         lines.append("  updated  \(dates.string(from: detail.updatedAt))")
         let total = detail.outputs.map(\.bytes).reduce(0, +)
-        var outputs = "  outputs  \(detail.outputs.count) files, \(CatalogOptions.bytes(Double(total)))"
+        var outputs =
+            "  outputs  \(CatalogOptions.count(detail.outputs.count, "file")), \(CatalogOptions.bytes(Double(total)))"
         if let mean = detail.comparison.averageOutputBytes, let spread = detail.comparison.outputBytes {
+            let versus = compare(mean, spread.average)
             outputs +=
-                " (\(CatalogOptions.bytes(mean)) per file, \(compare(mean, spread.average)) the catalog's "
-                + "average; catalog per file: min \(CatalogOptions.bytes(spread.min)), average "
-                + "\(CatalogOptions.bytes(spread.average)), max \(CatalogOptions.bytes(spread.max)))"
+                ", \(CatalogOptions.bytes(mean)) per file (\(versus == "average" ? "the" : versus) catalog's average)"
+            lines.append(outputs)
+            lines.append(
+                "  catalog  per file: min \(CatalogOptions.bytes(spread.min)), average "
+                    + "\(CatalogOptions.bytes(spread.average)), max \(CatalogOptions.bytes(spread.max))")
+        } else {
+            lines.append(outputs)
         }
-        lines.append(outputs)
         for row in detail.outputs {
             lines.append(
                 "    " + CatalogListCommand.pad(row.kind.rawValue, 6) + CatalogListCommand.pad("@\(row.scale)x", 3)

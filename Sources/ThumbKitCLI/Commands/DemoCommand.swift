@@ -15,8 +15,14 @@ enum DemoCommand: Command {
               thumbkit demo TestImages/generated/demo
               thumbkit catalog import TestImages/generated/demo/catalog.json
               thumbkit build && thumbkit site site
+
+            A folder that is not empty is refused unless the demo made it: the demo records \
+            the files it wrote in DIR/.thumbkit-demo, and running it again replaces only those \
+            (a file changed since is refused, nothing else in the folder is touched).
             """,
-        positionals: [.required("dir", help: "The folder to write into (created if needed).")])
+        positionals: [
+            .required("dir", help: "The folder to write into: new, empty, or one an earlier 'thumbkit demo' made.")
+        ])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         context.print(try DemoCatalog.write(into: arguments.argument("dir")!))

@@ -4,29 +4,47 @@ import ThumbKitSite
 
 /// `thumbkit site OUT_DIR`: a static HTML site of the catalog.
 enum SiteCommand: Command {
+    /// Missing outputs listed one by one before the rest are counted.
+    static let missingShown = 5
+
     static let spec = CommandSpec(
         name: "site", abstract: "Write a static HTML site of the catalog.",
         discussion: """
             Writes index.html, the bug list and bug pages, and the food categories, lists and \
             pages into OUT_DIR, with every image as an <img srcset> of its @1x/@2x/@3x files. \
             The images are linked (or copied) from the output folder into OUT_DIR/images, so the \
-            site works opened from disk and does not need JavaScript. Run 'thumbkit build' first.
+            site works opened from disk. Run 'thumbkit build' first. The site records what it \
+            wrote in OUT_DIR/.thumbkit-site.json and only ever replaces or removes those files; \
+            a non-empty folder without that record is refused unless --into-existing is given.
             """,
         positionals: [.required("site-dir", help: "The folder to write the site into.")],
-        options: [CatalogOptions.catalog, CatalogOptions.out, .json])
+        options: [
+            CatalogOptions.catalog, CatalogOptions.out,
+            .flag("into-existing", help: "Write into a non-empty folder that is not a site yet (its files are kept)."),
+            .json,
+        ])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try CatalogOptions.openStore(arguments)
-        let report = try SiteGenerator(store: store, outputDirectory: arguments.value("out")!)
-            .generate(into: arguments.argument("site-dir")!)
-        for path in report.missing {
-            context.printError("warning: \(path): missing from the output folder (run 'thumbkit build')")
+        let store = try CatalogOptions.openStore(arguments, readOnly: true)
+        let out = arguments.value("out")!
+        let report = try SiteGenerator(
+            store: store, outputDirectory: out, intoExisting: arguments.flag("into-existing")
+        ).generate(into: arguments.argument("site-dir")!)
+        for path in report.missing.prefix(missingShown) {
+            context.printError("warning: \(path): missing from the output folder (run 'thumbkit build --out \(out)')")
         }
+        if report.missing.count > missingShown {
+            context.printError(
+                "warning: \(report.missing.count - missingShown) more outputs missing from \(out) "
+                    + "(run 'thumbkit build --out \(out)')")
+        }
+        for line in report.kept { context.printError("warning: \(line)") }
+        for line in report.problems { context.printError(line) }
         if arguments.flag("json") {
             try context.writeJSON(report)
         } else {
             context.print("site: \(report.index) (\(report.pages) pages, \(report.images) images)")
         }
-        return .success
+        return report.problems.isEmpty ? .success : .failure
     }
 }

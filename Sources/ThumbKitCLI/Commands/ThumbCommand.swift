@@ -9,8 +9,13 @@ enum ThumbCommand: Command {
             Each input is decoded once (JPEGs at the smallest DCT scale that keeps twice the \
             output's detail), turned upright by its EXIF orientation, resized into the box and \
             written through a temporary name. In TEMPLATE, %s is the input's name without its \
-            extension and the extension picks the format; with --scales the @2x/@3x suffix goes \
-            before the extension. A failing file (unreadable, corrupt, over a limit such as \
+            extension, %d its sub-folder below the folder argument (empty at the top; with -r, \
+            'thumbs/%d/%s.jpg' mirrors the tree), and the extension (jpg, jpeg, jpe or png) picks \
+            the format; with --scales the @2x/@3x suffix goes before the extension. An input '-' \
+            is read from stdin (named 'stdin'), and '-o -' writes the one output to stdout (needs \
+            --format). No output may be any input of the batch, and no two inputs may share an \
+            output; such a file fails and the batch goes on. With -r, the template's output \
+            folder is not walked. A failing file (unreadable, corrupt, over a limit such as \
             --max-pixels or --timeout, or not writable) gets one line on stderr and the batch \
             goes on; with --stop-on-error no new file starts after the first failure. Embedded \
             colour profiles are converted to sRGB.
@@ -18,12 +23,14 @@ enum ThumbCommand: Command {
             Examples:
               thumbkit thumb -s 88x88 -o 'thumbs/%s.jpg' photos/
               thumbkit thumb -s 44x44 --scales 1,2,3 -o 'icons/%s.png' bug.jpg
+              thumbkit thumb -r -o 'mirror/%d/%s.jpg' photos/
+              cat in.jpg | thumbkit thumb --format png -o - - > out.png
             """,
         positionals: [.variadic("input", help: "Image files or folders to read.")],
         options: [
             .value(
                 "size", short: "s", valueName: "WxH",
-                help: "Target box in pixels (N means NxN; Wx means W wide, any height, with --fit fit).",
+                help: "Target box in pixels (N means NxN; Wx or xH: any height or width, with --fit fit).",
                 default: "128x128"),
             .choice("fit", of: ResizeMode.self, default: .fill, help: "How the source maps onto the box."),
             .value("scales", valueName: "list", help: "Scale factors to make, such as 1,2,3.", default: "1"),
@@ -38,7 +45,8 @@ enum ThumbCommand: Command {
             .flag("progressive", help: "Write progressive JPEGs."),
             .value("png-level", valueName: "n", help: "PNG compression level, 0 to 9.", default: "6"),
             .value(
-                "background", valueName: "color", help: "Pad colour and JPEG flattening colour (#rrggbb).",
+                "background", valueName: "color",
+                help: "Pad colour and JPEG flattening colour (#rrggbb, #rrggbbaa or a CSS colour name).",
                 default: "white"),
             .choice(
                 "kernel", valueName: "name", of: ResampleKernel.self, default: .lanczos3, help: "Resampling filter."),
@@ -82,32 +90,39 @@ enum ThumbCommand: Command {
         case warning
     }
 
-    /// The box height that stands for "any height" in a width-only size (`-s 720x`), as
-    /// vipsthumbnail does with its largest coordinate: taller than any image the limits allow,
-    /// so the width always decides a fit.
+    /// The box side that stands for "any height" in a width-only size (`-s 720x`) and "any
+    /// width" in a height-only one (`-s x88`), as vipsthumbnail does with its largest
+    /// coordinate: longer than any image the limits allow, so the other side decides a fit.
     static let anyHeight = 10_000_000
 
-    /// The target box from `--size`: `WxH`, `N` (an NxN square), or `Wx` (W wide and any height,
-    /// as vipsthumbnail's `--size 720x`), which only makes sense with `--fit fit`.
+    /// The target box from `--size`: `WxH`, `N` (an NxN square), `Wx` (W wide and any height,
+    /// as vipsthumbnail's `--size 720x`) or `xH` (H high and any width); the last two only make
+    /// sense with `--fit fit`.
     static func box(_ arguments: ParsedArguments, mode: ResizeMode) throws(UsageError) -> ParsedArguments.Size {
         let text = arguments.value("size")!
-        guard text.count > 1, text.last == "x" || text.last == "X" else { return try arguments.size("size")! }
-        let digits = text.dropLast()
-        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let width = Int(digits), width > 0 else {
-            throw UsageError.invalidValue(option: "--size", value: text, reason: "expected WxH, N or Wx (such as 720x)")
+        let widthOnly = text.last == "x" || text.last == "X"
+        let heightOnly = text.first == "x" || text.first == "X"
+        guard text.count > 1, widthOnly || heightOnly else { return try arguments.size("size")! }
+        let digits = widthOnly ? text.dropLast() : text.dropFirst()
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let side = Int(digits), side > 0 else {
+            throw UsageError.invalidValue(
+                option: "--size", value: text, reason: "expected WxH, N, Wx or xH (such as 720x or x88)")
         }
         guard mode == .fit else {
-            throw UsageError.invalidValue(option: "--size", value: text, reason: "a width-only size needs --fit fit")
+            let form = widthOnly ? "a width-only" : "a height-only"
+            throw UsageError.invalidValue(option: "--size", value: text, reason: "\(form) size needs --fit fit")
         }
-        return ParsedArguments.Size(width: width, height: anyHeight)
+        return widthOnly
+            ? ParsedArguments.Size(width: side, height: anyHeight)
+            : ParsedArguments.Size(width: anyHeight, height: side)
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let size = try box(arguments, mode: try arguments.choice("fit", as: ResizeMode.self)!)
-        guard let background = RGBA(parsing: arguments.value("background")!) else {
+        guard let background = CSSColors.parse(arguments.value("background")!) else {
             throw UsageError.invalidValue(
                 option: "--background", value: arguments.value("background")!,
-                reason: "expected #rrggbb, #rrggbbaa or a colour name")
+                reason: "expected #rrggbb, #rrggbbaa or a CSS colour name")
         }
         let scales = try arguments.list("scales", as: Int.self)
         guard !scales.isEmpty, scales.allSatisfy({ (1...10).contains($0) }) else {
@@ -123,6 +138,7 @@ enum ThumbCommand: Command {
             maxDimension: try arguments.int("max-dimension", in: 1...Int.max)!,
             maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!,
             maxSeconds: try arguments.double("timeout", in: 0...86_400)!)
+        try checkBox(size, text: arguments.value("size")!, resize: resize, scales: scales, limits: limits)
         let decode = DecodeOptions(
             limits: limits, failOnWarning: try arguments.choice("fail-on", as: FailOn.self) == .warning,
             autoRotate: !arguments.flag("no-rotate"),
@@ -132,8 +148,13 @@ enum ThumbCommand: Command {
         let request = ThumbnailRequest(
             resize: resize, scales: scales, decode: decode,
             shrinkOnLoadMargin: try arguments.double("shrink-margin", in: 1...8)!)
-        let template = OutputTemplate(
-            arguments.value("output")!, format: try arguments.choice("format", as: ImageFormat.self))
+        let format = try arguments.choice("format", as: ImageFormat.self)
+        let toStdout = arguments.value("output") == "-"
+        // The default name follows --format (tn_%s.png); a typed -o must agree with it.
+        let pattern =
+            arguments.isPresent("output") || format == nil
+            ? arguments.value("output")! : "tn_%s." + format!.fileExtension
+        let template = try outputTemplate(pattern, format: format, toStdout: toStdout)
         let encoding = EncodeOptions(
             format: template.format, quality: try arguments.int("quality", in: 1...100)!,
             subsampling: try arguments.choice("subsampling", as: EncodeOptions.Subsampling.self)!,
@@ -141,16 +162,31 @@ enum ThumbCommand: Command {
             background: background)
         let jobs = try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
 
-        let inputs = InputCollector(recursive: arguments.flag("recursive")).collect(arguments.arguments("input"))
+        var inputs = InputCollector(recursive: arguments.flag("recursive"), excludedFolders: [template.outputRoot])
+            .collect(arguments.arguments("input"))
+        try checkBatch(
+            inputs, template: template, toStdout: toStdout, json: arguments.flag("json"), scales: scales.count)
+        var standardInput: [UInt8]?
+        if let index = inputs.files.firstIndex(of: "-") {
+            do {
+                standardInput = try readStandardInput(maxBytes: limits.maxFileBytes)
+            } catch {
+                inputs.files.remove(at: index)
+                inputs.subfolders.remove(at: index)
+                inputs.failures.append(error)
+            }
+        }
         for notice in inputs.notices { context.printError("notice: \(notice)") }
         for failure in inputs.failures { context.report(failure) }
 
-        let runner = BatchRunner(
+        var runner = BatchRunner(
             request: request, encoding: encoding, template: template, jobs: jobs,
             stopOnError: arguments.flag("stop-on-error"))
+        runner.preloaded["-"] = standardInput
+        if toStdout { runner.outputSink = writeStandardOutput }
         let progress = context.progress
         let report = runner.run(
-            inputs.files,
+            inputs.files, subfolders: inputs.subfolders,
             progress: { done, total in progress.update("[\(done)/\(total)] thumbnails") },
             onItem: { item in
                 for warning in item.warnings { context.printError("warning: \(warning)") }
@@ -166,20 +202,29 @@ enum ThumbCommand: Command {
         }
         let full = BatchReport(items: report.items + argumentFailures, wallSeconds: report.wallSeconds)
         if arguments.flag("json") {
-            try context.writeJSON(full)
+            try context.writeJSON(displayed(full))
+        } else if toStdout {
+            context.printError(summary(full))  // stdout holds the image
         } else {
             context.print(summary(full))
         }
         return full.failed == 0 ? .success : .failure
     }
 
-    /// `12 files: 11 succeeded, 1 failed; 48.2 MP in 1.31 s (9.2 images/s)`.
+    /// `12 files: 11 succeeded, 1 failed; 48.2 MP in 1.31 s (9.2 images/s)`; `1 file`,
+    /// `1 warning`, and no rate when nothing succeeded.
     static func summary(_ report: BatchReport) -> String {
         let mp = String(format: "%.1f", report.inputMegapixels)
         let secs = String(format: "%.2f", report.wallSeconds)
         let rate = String(format: "%.1f", report.imagesPerSecond)
-        var line = "\(report.files) files: \(report.succeeded) succeeded, \(report.failed) failed"
-        if report.warnings > 0 { line += ", \(report.warnings) warnings" }
-        return line + "; \(mp) MP in \(secs) s (\(rate) images/s)"
+        var line = "\(counted(report.files, "file")): \(report.succeeded) succeeded, \(report.failed) failed"
+        if report.warnings > 0 { line += ", \(counted(report.warnings, "warning"))" }
+        line += "; \(mp) MP in \(secs) s"
+        return report.succeeded > 0 ? line + " (\(rate) images/s)" : line
+    }
+
+    /// `1 file`, `2 files`.
+    static func counted(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
     }
 }

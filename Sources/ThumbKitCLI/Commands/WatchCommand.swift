@@ -34,7 +34,7 @@ enum WatchCommand: Command {
         options: [
             .value("catalog", valueName: "path", help: "The catalog database.", default: "thumbkit.sqlite"),
             .value("out", valueName: "dir", help: "The output folder.", default: "thumbkit-out"),
-            .value("recipes", valueName: "file", help: "A recipe file changing or adding to the built-in recipes."),
+            CatalogOptions.recipes,
             .value(
                 "settle", valueName: "seconds", help: "How long a file must stay unchanged before it is taken.",
                 default: "1"),
@@ -68,15 +68,18 @@ enum WatchCommand: Command {
             maxPixels: try arguments.int("max-pixels", in: 1...Int.max)!,
             maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!)
         let json = arguments.flag("json")
-        let recipes = try arguments.value("recipes").map { try RecipeBook.load(path: $0) } ?? .defaults
 
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isFolder), isFolder.boolValue else {
             throw WatchError.io(path: inbox, reason: "no such folder")
         }
+        for option in ["out", "move-done"] {
+            if let folder = arguments.value(option) { try refuseOverlap(option: option, folder: folder, inbox: inbox) }
+        }
         // Hold the lock before anything else touches the inbox.
         let lock = try WatchLock.acquire(inbox: inbox)
         let store = try CatalogStore(path: catalogPath)
+        let recipes = try CatalogOptions.recipeBook(arguments, store: store)
         let ingestor = InboxIngestor(
             inbox: inbox, store: store, outputDirectory: outDir, recipes: recipes, limits: limits,
             moveDoneTo: arguments.value("move-done"), crashPoint: _WatchCrashPoint(environment: context.environment))
@@ -90,7 +93,8 @@ enum WatchCommand: Command {
         let programName = context.programName
         let stderr = context.stderr
         let log: @Sendable (IngestEvent) -> Void = { event in
-            stderr.writeLine(json ? event.jsonLine : "\(programName): \(event.text)")
+            // Inbox names are untrusted: no newline or escape sequence reaches the terminal raw.
+            stderr.writeLine(json ? event.jsonLine : "\(programName): \(CatalogListCommand.oneLine(event.text))")
         }
         let summary = try await runSession(ingestor: ingestor, options: options, control: control, log: log)
         withExtendedLifetime(lock) {}
@@ -102,6 +106,19 @@ enum WatchCommand: Command {
         }
         if summary.inboxGone { return .failure }
         return options.once ? ExitCode(failureCount: summary.rejected + summary.failed) : .success
+    }
+
+    /// Refuses an `--out` or `--move-done` folder that is the inbox, lies inside it or contains
+    /// it: the watcher would ingest its own outputs (or moved files) again, without end.
+    static func refuseOverlap(option: String, folder: String, inbox: String) throws(UsageError) {
+        let what: String
+        switch FolderOverlap.relation(of: folder, to: inbox) {
+        case nil: return
+        case .same?: what = "is the inbox itself, so the watcher would take its own files as new ones"
+        case .inside?: what = "is inside the inbox '\(inbox)', so the watcher would take its own files as new ones"
+        case .contains?: what = "contains the inbox '\(inbox)', so the watcher's files would mix with the inbox's"
+        }
+        throw .validationFailed("--\(option) '\(folder)' \(what); choose a folder outside the inbox")
     }
 
     /// Runs the blocking watch loop on a thread of its own, so no task of the cooperative pool

@@ -101,10 +101,17 @@ public struct ParsedArguments: Sendable, Hashable {
     /// The value as an integer, optionally within `range`; nil when absent without default.
     public func int(_ name: String, in range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
-        let reason = range.map { "expected an integer from \($0.lowerBound) to \($0.upperBound)" }
+        let reason = range.map(Self.describe)
         guard let number = Int(text) else { throw invalid(name, text, reason ?? "expected an integer") }
         if let range, !range.contains(number), let reason { throw invalid(name, text, reason) }
         return number
+    }
+
+    /// "expected an integer from 1 to 100", or "… of at least 1" when the range has no real top.
+    static func describe(_ range: ClosedRange<Int>) -> String {
+        range.upperBound == Int.max
+            ? "expected a whole number of at least \(range.lowerBound)"
+            : "expected an integer from \(range.lowerBound) to \(range.upperBound)"
     }
 
     /// The value as a finite number, optionally within `range`; nil when absent without default.

@@ -6,7 +6,7 @@ import ThumbKit
 /// ### Output layout (below the output folder)
 /// - `bugs/<id>-<slug>/<recipe>.<tag>[@Nx].jpg`, `foods/<id>-<slug>/…`: recipe outputs
 ///   (`OutputNaming.builtPath`).
-/// - `ratings/rating-<value>.<tag>[@Nx].png`: one strip per rating and scale, shared. They are
+/// - `ratings/rating-<value>-stars.<tag>[@Nx].png` (`-stars` keeps the value apart from the tag): one strip per rating and scale, shared. They are
 ///   rows of the `app` record (kind `rating`); each bug also has rows of kind `rating` pointing
 ///   at the strips of its own rating, so the export and the site find them with the bug.
 /// - `app/AppIcon.appiconset/icon-<pt>pt.<tag>[@Nx].png` and its `Contents.json`: the app
@@ -145,7 +145,7 @@ struct BuildPlanner: Sendable {
             let tag = OutputNaming.tag(sourceSHA256: sha, identifier: identifier)
             return style.scales.map { scale in
                 let size = style.stripSize(scale: scale)
-                let name = OutputNaming.taggedFileName(base: "rating-\(rating)", tag: tag, scale: scale, format: .png)
+                let name = OutputNaming.taggedFileName(base: "rating-\(rating)-stars", tag: tag, scale: scale, format: .png)
                 return PlannedOutput(
                     key: OutputKey(record: record, recipe: identifier, scale: scale), kind: .rating,
                     path: "ratings/\(name)", width: size.width, height: size.height, format: .png,

@@ -20,7 +20,13 @@ import ThumbKit
 /// point (SIGKILL included) leaves every row describing a complete file; a rerun rewrites files
 /// that have no row yet and finishes the rest. Each build starts by removing temporary files
 /// left by dead writers, and a full build ends by removing files of its folders that no row
-/// describes. Nothing is written beside the database.
+/// describes and that are named as it names outputs. Nothing is written beside the database.
+///
+/// ### What it never touches
+/// A build refuses an output folder that holds any source picture (a record's, the logo, a
+/// rating icon), and one that another catalog claimed (`OUT/.thumbkit-catalog` holds the id of
+/// the catalog that first built there). It removes nothing in a folder it is only now
+/// claiming, and never a file that is some record's source.
 ///
 /// ### Concurrency
 /// Builders on other records may run at the same time, in this process or another (a watch
@@ -57,12 +63,14 @@ public struct CatalogBuilder: Sendable {
     ///     includes `RecordRef.app`) makes the app icons and sweeps files no row describes.
     ///   - progress: `(done, total)` after each record that had work (from worker threads).
     ///   - onFailure: each failure line, `<path>: <reason>`, as it happens (from worker threads).
+    ///   - onNote: a line that explains why nothing was removed (the build just claimed a folder
+    ///     that already held files).
     public func build(
         only records: [RecordRef]? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
-        onFailure: (@Sendable (String) -> Void)? = nil
+        onFailure: (@Sendable (String) -> Void)? = nil, onNote: ((String) -> Void)? = nil
     ) -> BuildReport {
         let started = Date()
-        let folder = OutputFolder(root: outputDirectory)
+        var folder = OutputFolder(root: outputDirectory)
         var report = BuildReport()
         func fail(_ line: String) {
             report.fail(line)
@@ -71,10 +79,21 @@ public struct CatalogBuilder: Sendable {
         let units: [(unit: BuildUnit, rows: [OutputRecord])]
         do {
             try folder.create()
-            folder.removeStrayTempFiles(now: started)
+            let catalogID = try store.write { try $0.catalogID() }
             let snapshot = try store.read { tx in
                 (bugs: try tx.bugs(), foods: try tx.foods(), assets: try tx.assets(), rows: try tx.outputs())
             }
+            let sources = Self.sourcePaths(bugs: snapshot.bugs, foods: snapshot.foods, assets: snapshot.assets)
+            if let line = Self.sourceInsideOutput(sources, root: outputDirectory) {
+                fail(line)
+                return report
+            }
+            folder.protectedFiles = Set(sources.compactMap { OutputFolder.FileIdentity(path: $0.path) })
+            if let line = try Self.claim(&folder, catalogID: catalogID, note: { onNote?($0) }) {
+                fail(line)
+                return report
+            }
+            folder.removeStrayTempFiles(now: started)
             var planner: BuildPlanner
             do {
                 planner = BuildPlanner(

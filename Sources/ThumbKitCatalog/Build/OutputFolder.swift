@@ -8,8 +8,9 @@ import ThumbKit
 /// The build's output folder on disk: sizes of files, removal of files and of the folders they
 /// leave empty, stray temporary files, and files no catalog row describes.
 ///
-/// Only the build's own sub-folders (`ownedFolders`) are ever swept; anything else a user keeps
-/// in the output folder is left alone.
+/// Only the build's own sub-folders (`ownedFolders`) are ever swept, only files named as the
+/// build names its outputs, never a record's source, and only in a folder the build's catalog
+/// owns; anything else a user keeps in the output folder is left alone.
 package struct OutputFolder: Sendable {
     /// The folders the build writes below the output folder.
     static let ownedFolders = ["bugs", "foods", "app", "ratings"]
@@ -21,6 +22,28 @@ package struct OutputFolder: Sendable {
     /// The output folder (absolute, or relative to the current directory).
     package let root: String
 
+    /// Whether anything may be removed here: false while the folder is not (yet) owned by the
+    /// build's catalog (see `Ownership`), so the build then only adds files.
+    var removalsAllowed = true
+
+    /// Files that are some record's source (or a logo or rating icon), by device and inode: never
+    /// removed, whatever their name or row says.
+    var protectedFiles: Set<FileIdentity> = []
+
+    /// A file's device and inode (the same for every path or hard link to it).
+    struct FileIdentity: Sendable, Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        /// The identity of the file at `path` (symbolic links followed), or nil.
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
     /// `relative` inside the output folder.
     package func absolute(_ relative: String) -> String { root + "/" + relative }
 
@@ -29,6 +52,15 @@ package struct OutputFolder: Sendable {
         var info = stat()
         guard stat(absolute(relative), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(info.st_size)
+    }
+
+    /// Throws unless the file at `relative` (if any) may be replaced: never one of
+    /// `protectedFiles`, such as a source hard-linked under an output's name.
+    func requireReplaceable(_ relative: String) throws(CatalogError) {
+        if let identity = FileIdentity(path: absolute(relative)), protectedFiles.contains(identity) {
+            throw CatalogError.io(
+                path: absolute(relative), reason: "is a source picture of the catalog; not overwritten")
+        }
     }
 
     /// Creates the output folder if needed.
@@ -44,7 +76,8 @@ package struct OutputFolder: Sendable {
     /// output folder itself). Returns whether a file was removed.
     @discardableResult
     func remove(_ relative: String) -> Bool {
-        guard OutputNaming.isSafeRelativePath(relative) else { return false }
+        guard removalsAllowed, OutputNaming.isSafeRelativePath(relative) else { return false }
+        if let identity = FileIdentity(path: absolute(relative)), protectedFiles.contains(identity) { return false }
         let removed = unlink(absolute(relative)) == 0
         var folder = (relative as NSString).deletingLastPathComponent
         while !folder.isEmpty, rmdir(absolute(folder)) == 0 {
@@ -59,12 +92,17 @@ package struct OutputFolder: Sendable {
     /// Returns how many were removed.
     @discardableResult
     func removeStrayTempFiles(now: Date = Date()) -> Int {
+        guard removalsAllowed else { return 0 }
         var count = 0
         for relative in files(in: [""], includeHidden: true) {
             let name = (relative as NSString).lastPathComponent
             guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { continue }
-            let pidText = name[marker.upperBound...].prefix { $0.isNumber }
-            let pid = Int32(pidText) ?? 0
+            // Exactly `<pid>-<n>` after the marker, as `writeAtomically` writes it.
+            let numbers = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+            guard numbers.count == 2,
+                numbers.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } })
+            else { continue }
+            let pid = Int32(numbers[0]) ?? 0
             let writerGone = pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH)
             let old = modificationDate(relative).map { now.timeIntervalSince($0) > Self.staleTempAge } ?? true
             if writerGone || old, unlink(absolute(relative)) == 0 { count += 1 }
@@ -72,14 +110,15 @@ package struct OutputFolder: Sendable {
         return count
     }
 
-    /// Removes the files in the owned folders that are not in `referenced` and were last changed
-    /// before `before` (newer ones may belong to a build still running), except `keep`, and
-    /// the folders they leave empty. Hidden files are left to `removeStrayTempFiles`. Returns
-    /// how many were removed.
+    /// Removes the files in the owned folders that are named as the build names its outputs
+    /// (`isBuiltOutputPath`), are not in `referenced` and were last changed before `before`
+    /// (newer ones may belong to a build still running), except `keep` and `protectedFiles`,
+    /// and the folders they leave empty. Any other file is not the build's and stays. Hidden
+    /// files are left to `removeStrayTempFiles`. Returns how many were removed.
     func sweep(referenced: Set<String>, keep: Set<String>, before: Date) -> Int {
         var count = 0
         for relative in files(in: Self.ownedFolders, includeHidden: false)
-        where !referenced.contains(relative) && !keep.contains(relative) {
+        where !referenced.contains(relative) && !keep.contains(relative) && Self.isBuiltOutputPath(relative) {
             guard let changed = modificationDate(relative), changed < before else { continue }
             if remove(relative) { count += 1 }
         }

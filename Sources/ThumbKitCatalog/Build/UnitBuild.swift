@@ -113,6 +113,7 @@ struct UnitBuild {
     private func write(_ output: PlannedOutput, _ image: PixelBuffer, _ encoding: EncodeOptions) throws -> Made {
         let target = folder.absolute(output.path)
         let bytes = try ImageEncoders.encode(image, options: encoding, path: target)
+        try folder.requireReplaceable(output.path)
         try FileIO.writeAtomically(bytes, to: target)
         return Made(output: output, bytes: bytes, width: image.width, height: image.height)
     }
@@ -136,6 +137,7 @@ struct UnitBuild {
         let data = AppIcon.contentsJSON(fileNames: names)
         let target = folder.absolute(AppIcon.contentsPath)
         if let existing = FileManager.default.contents(atPath: target), existing == data { return }
+        try folder.requireReplaceable(AppIcon.contentsPath)
         try FileIO.writeAtomically([UInt8](data), to: target)
     }
 
@@ -172,6 +174,7 @@ struct UnitBuild {
                 if let bytes = item.bytes {
                     // A concurrent build's sweep may have taken the file: the lock is held now.
                     if folder.fileSize(output.path) != bytes.count {
+                        try folder.requireReplaceable(output.path)
                         try FileIO.writeAtomically(bytes, to: folder.absolute(output.path))
                     }
                     size = bytes.count

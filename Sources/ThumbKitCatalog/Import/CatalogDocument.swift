@@ -97,3 +97,15 @@ public struct CatalogDocument: Sendable, Hashable, Codable {
     /// The logo, when set.
     public var logo: String?
 }
+
+extension CatalogDocument {
+    /// The ids an import file may give a record: 1 to 2^53 − 1, so that every id survives a
+    /// round trip through any JSON reader (which may hold numbers as doubles) and SQLite's next
+    /// automatic id stays sequential instead of turning random past 2^63 − 1.
+    public static let validIDs: ClosedRange<Int> = 1...((1 << 53) - 1)
+
+    /// Why `id` is refused, naming the range.
+    static func idRejection(_ id: Int) -> String {
+        "id \(id) is not between \(validIDs.lowerBound) and \(validIDs.upperBound)"
+    }
+}

@@ -52,9 +52,16 @@ public struct CatalogExporter: Sendable {
     }
 
     /// Writes the export to `path` (replacing it atomically); paths are relative to its folder.
+    /// The catalog itself and its `-wal`, `-shm` and `-journal` files are refused, whatever
+    /// path or link names them.
     ///
-    /// - Throws: `CatalogError.io` when the file cannot be written, or a store error.
+    /// - Throws: `CatalogError.invalidRecord` for an output that is a catalog file,
+    ///   `CatalogError.io` when the file cannot be written, or a store error.
     public func export(to path: String) throws {
+        if let file = CatalogFiles.match(path, database: store.path) {
+            throw CatalogError.invalidRecord(
+                path: path, reason: "refusing to write the export over the catalog's own file \(file)")
+        }
         let data = try data(relativeTo: PathResolution.folder(of: path))
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)

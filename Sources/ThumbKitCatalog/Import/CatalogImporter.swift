@@ -20,6 +20,8 @@ import Foundation
 /// import file: its `id`s are reused for new records when free, its `outputs` are ignored.
 ///
 /// ### Behaviour
+/// - An `id` must be in `CatalogDocument.validIDs` (1 to 2^53 − 1); a picture must pass
+///   `SourceImage`'s checks (a regular file within the limits that decodes), as in `watch`.
 /// - Each bad record is reported by position (`bugs[2]: rating 7 is not between 0 and 5 in steps
 ///   of 0.5`) and skipped; the good ones go in, all in one transaction.
 /// - With `atomic` (the argument or the file's `"atomic": true`), nothing goes in if any record
@@ -36,14 +38,16 @@ public struct CatalogImporter: Sendable {
 
     /// Imports the JSON file at `path`.
     ///
-    /// - Throws: `CatalogError.io` when the file cannot be read, `.invalidDocument` when it is
-    ///   not a JSON object of the right shape, or a store error (`.locked`, `.corrupt`).
+    /// - Throws: `CatalogError.missingFile` when there is no such file, `.io` when it cannot be
+    ///   read, `.invalidDocument` when it is not valid JSON (naming the line and column) or not a
+    ///   JSON object of the right shape, or a store error (`.locked`, `.corrupt`).
     ///   Bad records are not thrown: they are in the report's `problems`.
     public func importFile(at path: String, atomic: Bool = false) throws -> ImportReport {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
+            if !FileManager.default.fileExists(atPath: path) { throw CatalogError.missingFile(path) }
             throw CatalogError.io(path: path, reason: "cannot read import file")
         }
         return try importData(data, source: path, base: PathResolution.folder(of: path), atomic: atomic)
@@ -52,6 +56,13 @@ public struct CatalogImporter: Sendable {
     /// Imports JSON `data`; relative paths in it are resolved against `base`, and `source` names
     /// it in errors.
     public func importData(_ data: Data, source: String, base: String, atomic: Bool = false) throws -> ImportReport {
+        let bytes = [UInt8](data)
+        // UTF-8 (the only encoding written): check the syntax first, to say where it breaks.
+        if !(bytes.prefix(2).contains(0) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])),
+            let failure = JSONSyntax.firstError(in: bytes)
+        {
+            throw CatalogError.invalidDocument(path: source, reason: "not valid JSON: \(failure)")
+        }
         let document: ImportDocument
         do {
             document = try JSONDecoder().decode(ImportDocument.self, from: data)

@@ -94,6 +94,10 @@ struct ImportPlan {
                 problem(position, "title '\(bug.title)' is also used by \(first)")
                 continue
             }
+            if let id = bug.id, !CatalogDocument.validIDs.contains(id) {
+                problem(position, CatalogDocument.idRejection(id))
+                continue
+            }
             titles[bug.title] = position
             var rating: Rating?
             if let value = bug.rating {
@@ -134,6 +138,10 @@ struct ImportPlan {
                 problem(position, "'\(food.name)' in '\(food.category)' is also used by \(first)")
                 continue
             }
+            if let id = food.id, !CatalogDocument.validIDs.contains(id) {
+                problem(position, CatalogDocument.idRejection(id))
+                continue
+            }
             foodKeys[key] = position
             let found: Result<ImageRef, CatalogError>
             if let given = food.image {
@@ -153,22 +161,19 @@ struct ImportPlan {
         }
     }
 
-    /// The image at `given` (relative to `base`), hashed, after checking it is a PNG or JPEG.
+    /// The image at `given` (relative to `base`), checked as `watch` checks an inbox file
+    /// (`SourceImage`: a regular file within the limits that decodes) and hashed.
     static func image(_ given: String, base: String) -> Result<ImageRef, CatalogError> {
         let path = PathResolution.resolve(given, against: base)
         do {
-            let ref = try ImageRef.load(path: path)
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                return .failure(.io(path: path, reason: "image '\(given)' cannot be opened"))
-            }
-            defer { try? handle.close() }
-            let head = [UInt8](handle.readData(ofLength: 8))
-            guard ImageFormat.sniff(head) != nil else {
-                return .failure(.invalidRecord(path: path, reason: "image '\(given)' is not a PNG or JPEG file"))
-            }
-            return .success(ref)
+            return .success(try SourceImage.load(path: path))
         } catch {
-            return .failure(.io(path: path, reason: "image '\(given)': \(error.reason)"))
+            let reason = "image '\(given)': \(error.reason)"
+            switch error {
+            case .notFound: return .failure(.notFound(path: path, reason: reason))
+            case .io: return .failure(.io(path: path, reason: reason))
+            default: return .failure(.invalidRecord(path: path, reason: reason))
+            }
         }
     }
 

@@ -16,11 +16,22 @@ public struct BenchResult: Sendable, Hashable, Codable {
     public var peakRSSBytes: Int
     /// Mean SSIM against the reference, when measured.
     public var ssim: Double?
+    /// The identity of the pictures measured (``BenchReport/Job/corpusDigest``); empty for a
+    /// result saved before it was recorded, which is comparable with no other.
+    public var corpusDigest: String
+    /// Images per timed run (0 when not recorded).
+    public var images: Int
+    /// Timed runs the median comes from (0 when not recorded).
+    public var timedRuns: Int
 
     public init(
         runID: Int = 0, job: String, tool: String, imagesPerSecond: Double, megapixelsPerSecond: Double,
-        wallMedianSeconds: Double, peakRSSBytes: Int, ssim: Double? = nil
+        wallMedianSeconds: Double, peakRSSBytes: Int, ssim: Double? = nil, corpusDigest: String = "",
+        images: Int = 0, timedRuns: Int = 0
     ) {
+        self.corpusDigest = corpusDigest
+        self.images = images
+        self.timedRuns = timedRuns
         self.runID = runID
         self.job = job
         self.tool = tool
@@ -29,5 +40,14 @@ public struct BenchResult: Sendable, Hashable, Codable {
         self.wallMedianSeconds = wallMedianSeconds
         self.peakRSSBytes = peakRSSBytes
         self.ssim = ssim
+    }
+}
+
+extension BenchResult {
+    /// Whether `other` measured the same thing: same job and tool, same known corpus digest,
+    /// same image count and same number of timed runs.
+    public func isComparable(with other: BenchResult) -> Bool {
+        !corpusDigest.isEmpty && corpusDigest == other.corpusDigest && job == other.job && tool == other.tool
+            && images == other.images && timedRuns == other.timedRuns
     }
 }

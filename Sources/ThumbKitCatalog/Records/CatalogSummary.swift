@@ -30,7 +30,7 @@ public struct CatalogSummary: Sendable, Hashable, Codable {
     public var categoryCount: Int
     /// Number of output rows.
     public var outputCount: Int
-    /// Ratings of all bugs (unrated bugs count as 0); nil when there are no bugs.
+    /// Ratings of all bugs (a bug rated 0 counts as 0); nil when there are no bugs.
     public var ratings: Spread?
     /// Byte sizes of all outputs; nil when there are none.
     public var outputBytes: Spread?

@@ -3,7 +3,7 @@ import ThumbKit
 
 /// The iOS app icon set made from one logo: every size and scale Xcode's classic
 /// `AppIcon.appiconset` asks for (iPhone, iPad and the App Store's 1024 pt), plus the Food app's
-/// own 52 pt icon, and the set's `Contents.json`.
+/// own 52 pt icon (52×52 pixels at @1x), and the set's `Contents.json`.
 ///
 /// Each (points, scale) pair is one PNG file, shared by every idiom that uses it (20 pt @2x
 /// serves both iPhone and iPad). Icons are opaque (the App Store refuses alpha): the logo is
@@ -58,10 +58,11 @@ public enum AppIcon {
     }
 
     /// Xcode's classic table (iOS 7 and later plus the iOS 6 57 pt iPhone icon), and the Food
-    /// app's 52 pt icon at @2x and @3x as extra `iphone` entries.
+    /// app's 52 pt icon as extra `iphone` entries: @1x (the 52×52-pixel PNG its brief asks
+    /// for), @2x and @3x.
     public static let entries: [Entry] = {
         let table: [(String, Double, [Int])] = [
-            ("iphone", 20, [2, 3]), ("iphone", 29, [1, 2, 3]), ("iphone", 40, [2, 3]), ("iphone", 52, [2, 3]),
+            ("iphone", 20, [2, 3]), ("iphone", 29, [1, 2, 3]), ("iphone", 40, [2, 3]), ("iphone", 52, [1, 2, 3]),
             ("iphone", 57, [1, 2]), ("iphone", 60, [2, 3]),
             ("ipad", 20, [1, 2]), ("ipad", 29, [1, 2]), ("ipad", 40, [1, 2]), ("ipad", 76, [1, 2]),
             ("ipad", 83.5, [2]), ("ios-marketing", 1024, [1]),

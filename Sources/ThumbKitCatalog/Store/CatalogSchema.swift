@@ -5,7 +5,7 @@
 /// Never edit a shipped migration: append a new one.
 enum CatalogSchema {
     /// The SQL of each migration, in order.
-    static let migrations: [String] = [migration1, migration2]
+    static let migrations: [String] = [migration1, migration2, migration3]
 
     /// The version a fresh or migrated database ends at.
     static var latestVersion: Int { migrations.count }
@@ -113,15 +113,12 @@ enum CatalogSchema {
     static func migrate(_ connection: SQLiteConnection, to target: Int = latestVersion) throws {
         precondition((0...latestVersion).contains(target), "No such schema version.")
         let current = try userVersion(connection)
-        if current > latestVersion {
-            throw CatalogError.schema(
-                path: connection.path,
-                reason: "schema version \(current) is newer than this thumbkit understands (\(latestVersion))")
-        }
+        try check(current, path: connection.path)
         guard current < target else { return }
         try connection.transaction(write: true) {
             // Re-read inside the write lock: another process may have migrated meanwhile.
             let start = try userVersion(connection)
+            try check(start, path: connection.path)
             guard start < target else { return }
             for version in (start + 1)...target {
                 do {
@@ -134,6 +131,29 @@ enum CatalogSchema {
             }
             try connection.execute("PRAGMA user_version = \(target)")
         }
+    }
+
+    /// Throws `CatalogError.schema` for a version this build cannot open: newer than
+    /// `latestVersion`, or negative (no thumbkit ever writes one; the file was tampered with).
+    static func check(_ version: Int, path: String) throws(CatalogError) {
+        if version < 0 {
+            throw CatalogError.schema(
+                path: path, reason: "schema version \(version) is not a version thumbkit writes (the file was changed)")
+        }
+        if version > latestVersion {
+            throw CatalogError.schema(
+                path: path,
+                reason: "schema version \(version) is newer than this thumbkit understands (\(latestVersion))")
+        }
+    }
+
+    /// Whether the database has ThumbKit's tables (checked before migrating a file that existed:
+    /// an empty SQLite database or another program's database is not a catalog).
+    static func hasCatalogTables(_ connection: SQLiteConnection) throws(CatalogError) -> Bool {
+        let names = try connection.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('bugs', 'foods', 'outputs', 'settings')"
+        ) { $0.string(0) }
+        return names.count == 4
     }
 
     /// `PRAGMA user_version`.

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The catalog database: one SQLite file (plus SQLite's own `-wal` and `-shm` files beside it;
 /// nothing else is ever written there) in WAL mode with foreign keys on.
 ///
@@ -29,21 +33,29 @@ public final class CatalogStore: Sendable {
     /// sharing this non-Sendable reference across threads safe.
     nonisolated(unsafe) private let connection: SQLiteConnection
 
-    /// Opens the catalog at `path`, creating it if the file does not exist, and migrates it to
-    /// the latest schema version.
+    /// Whether this store was opened read-only (every `write` then fails).
+    public let isReadOnly: Bool
+
+    /// Opens the catalog at `path`, creating it only if no file is there, and migrates it to
+    /// the latest schema version. A file that is there must be a catalog: a zero-length file, an
+    /// empty database or another program's database is refused, never taken for a new catalog.
     ///
     /// - Parameters:
     ///   - path: The database file. Its folder must exist.
     ///   - busyTimeout: How long to wait for another connection's lock before giving up with
     ///     `CatalogError.locked`.
-    /// - Throws: `CatalogError.open` (missing folder, permissions), `.corrupt` (not a database),
-    ///   `.locked`, or `.schema` (a newer schema, a failed migration).
-    public convenience init(path: String, busyTimeout: Duration = .seconds(5)) throws {
-        try self.init(path: path, busyTimeout: busyTimeout, schemaVersion: CatalogSchema.latestVersion)
+    ///   - readOnly: Open for reading only (`SQLITE_OPEN_READONLY`), for commands that only
+    ///     read: the file must exist, it is not migrated, and it may sit on a read-only mount.
+    /// - Throws: `CatalogError.open` (missing folder, permissions, a catalog that cannot be
+    ///   written), `.notFound` (read-only and missing), `.corrupt` (not a catalog), `.locked`, or
+    ///   `.schema` (a newer or negative schema version, a failed migration).
+    public convenience init(path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false) throws {
+        try self.init(
+            path: path, busyTimeout: busyTimeout, schemaVersion: CatalogSchema.latestVersion, readOnly: readOnly)
     }
 
     /// Opens the catalog migrated only up to `schemaVersion` (tests build old databases this way).
-    init(path: String, busyTimeout: Duration, schemaVersion: Int) throws {
+    init(path: String, busyTimeout: Duration, schemaVersion: Int, readOnly: Bool = false) throws {
         var isFolder: ObjCBool = false
         let folder = (path as NSString).deletingLastPathComponent
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -55,19 +67,67 @@ public final class CatalogStore: Sendable {
         {
             throw CatalogError.open(path: path, reason: "folder '\(folder)' does not exist")
         }
-        let (seconds, attoseconds) = busyTimeout.components
-        let millis = max(0, min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000))
-        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: Int32(millis))
-        // The first statement reads the header: a file that is not a database fails here.
-        let mode = try connection.queryFirst("PRAGMA journal_mode = WAL") { $0.string(0) }
-        guard mode?.lowercased() == "wal" else {
-            throw CatalogError.database(
-                path: path, reason: "cannot switch to WAL mode (journal mode is \(mode ?? "unknown"))")
+        var info = stat()
+        let existed = lstat(path, &info) == 0
+        if existed, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
+            throw CatalogError.corrupt(
+                path: path,
+                reason: "empty file (0 bytes), not a thumbkit catalog; restore it from a backup or remove it")
         }
-        try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-        try CatalogSchema.migrate(connection, to: schemaVersion)
+        if readOnly, !existed {
+            throw CatalogError.notFound(path: path, reason: "no catalog here")
+        }
+        let (seconds, attoseconds) = busyTimeout.components
+        let millis = Int32(max(0, min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
+        let connection: SQLiteConnection
+        if readOnly {
+            connection = try Self.openReadOnly(path: path, busyTimeoutMilliseconds: millis)
+        } else {
+            connection = try SQLiteConnection(
+                path: path, busyTimeoutMilliseconds: millis, access: existed ? .readWrite : .create)
+            if connection.isReadOnly { throw Self.cannotWrite(path, "the file is read-only") }
+        }
+        // The first statement reads the header: a file that is not a database fails here.
+        do {
+            if existed, try !CatalogSchema.hasCatalogTables(connection) {
+                throw CatalogError.corrupt(path: path, reason: "not a thumbkit catalog (it has none of its tables)")
+            }
+            if readOnly {
+                try CatalogSchema.check(try CatalogSchema.userVersion(connection), path: path)
+                try connection.execute("PRAGMA foreign_keys = ON")
+            } else {
+                let mode = try connection.queryFirst("PRAGMA journal_mode = WAL") { $0.string(0) }
+                guard mode?.lowercased() == "wal" else {
+                    throw CatalogError.database(
+                        path: path, reason: "cannot switch to WAL mode (journal mode is \(mode ?? "unknown"))")
+                }
+                try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+                try CatalogSchema.migrate(connection, to: schemaVersion)
+            }
+        } catch CatalogError.open(_, let reason) where !readOnly {
+            // SQLite could not create the `-wal`/`-shm` files or write the file.
+            throw Self.cannotWrite(path, "\(reason); is its folder read-only?")
+        }
         self.path = path
         self.connection = connection
+        self.isReadOnly = readOnly
+    }
+
+    /// A read-only connection that has read the header: plain `SQLITE_OPEN_READONLY` first, and
+    /// `immutable` when SQLite cannot reach the WAL index (a read-only mount or folder).
+    private static func openReadOnly(path: String, busyTimeoutMilliseconds millis: Int32) throws -> SQLiteConnection {
+        let plain = try SQLiteConnection(path: path, busyTimeoutMilliseconds: millis, access: .readOnly)
+        do {
+            _ = try plain.queryFirst("SELECT COUNT(*) FROM sqlite_master") { $0.int(0) }
+            return plain
+        } catch CatalogError.open {
+            return try SQLiteConnection(path: path, busyTimeoutMilliseconds: millis, access: .immutable)
+        }
+    }
+
+    /// The error for a catalog that commands which change it cannot use.
+    private static func cannotWrite(_ path: String, _ why: String) -> CatalogError {
+        .open(path: path, reason: "cannot write the catalog: \(why) (list, show, export and site only read it)")
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): every change it makes is committed

@@ -16,13 +16,15 @@ extension CatalogTransaction {
             try db.run(
                 """
                 INSERT INTO bench_results (run_id, job, tool, images_per_second, megapixels_per_second,
-                                           wall_median_seconds, peak_rss_bytes, ssim)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                           wall_median_seconds, peak_rss_bytes, ssim, corpus_digest, images,
+                                           timed_runs)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .integer(runID), .text(result.job), .text(result.tool), .real(result.imagesPerSecond),
                     .real(result.megapixelsPerSecond), .real(result.wallMedianSeconds), .integer(result.peakRSSBytes),
-                    result.ssim.map { .real($0) } ?? .null,
+                    result.ssim.map { .real($0) } ?? .null, .text(result.corpusDigest), .integer(result.images),
+                    .integer(result.timedRuns),
                 ])
         }
         let stored = Timestamp.date(from: Timestamp.string(from: date)) ?? date
@@ -49,7 +51,7 @@ extension CatalogTransaction {
         try db.query(
             """
             SELECT r.run_id, r.job, r.tool, r.images_per_second, r.megapixels_per_second, r.wall_median_seconds,
-                   r.peak_rss_bytes, r.ssim
+                   r.peak_rss_bytes, r.ssim, r.corpus_digest, r.images, r.timed_runs
             FROM bench_results r JOIN bench_runs b ON b.id = r.run_id
             WHERE (?1 IS NULL OR r.run_id = ?1) AND (?2 IS NULL OR r.job = ?2) AND (?3 IS NULL OR r.tool = ?3)
             ORDER BY b.date, b.id, r.id
@@ -59,7 +61,8 @@ extension CatalogTransaction {
             BenchResult(
                 runID: row.int(0), job: row.string(1), tool: row.string(2), imagesPerSecond: row.double(3),
                 megapixelsPerSecond: row.double(4), wallMedianSeconds: row.double(5), peakRSSBytes: row.int(6),
-                ssim: row.optionalDouble(7))
+                ssim: row.optionalDouble(7), corpusDigest: row.string(8), images: row.int(9),
+                timedRuns: row.int(10))
         }
     }
 

@@ -13,17 +13,41 @@ final class SQLiteConnection {
     /// How many `transaction` calls are open on this connection (0 outside any).
     private(set) var depth = 0
 
-    /// Opens (creating if needed) the database at `path`, with extended result codes and a busy
+    /// How a connection opens its file.
+    enum Access {
+        /// Read and write, creating the file when it does not exist.
+        case create
+        /// Read and write an existing file (never creates one).
+        case readWrite
+        /// Read only (`SQLITE_OPEN_READONLY`).
+        case readOnly
+        /// Read only, and SQLite may assume nobody changes the file (`immutable=1`): for a
+        /// database on a read-only mount, where SQLite cannot create the WAL index.
+        case immutable
+    }
+
+    /// Opens the database at `path` as `access` says, with extended result codes and a busy
     /// timeout. Nothing is read yet, so a file that is not a database is only found by the first
     /// statement.
-    init(path: String, busyTimeoutMilliseconds: Int32) throws(CatalogError) {
+    init(path: String, busyTimeoutMilliseconds: Int32, access: Access = .create) throws(CatalogError) {
         self.path = path
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         var db: OpaquePointer?
         // NOMUTEX: the connection is only ever used under CatalogStore's lock, so SQLite's own
         // per-connection mutex would only add cost.
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var flags = SQLITE_OPEN_NOMUTEX
+        var name = path
+        switch access {
+        case .create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            var allowed = CharacterSet.urlPathAllowed
+            allowed.remove(charactersIn: "?#%")
+            name = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let reason = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_close_v2(db)
@@ -35,6 +59,10 @@ final class SQLiteConnection {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Whether SQLite opened the main database read-only (asked to, or because the file cannot
+    /// be written).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
     /// The CatalogError for result code `rc` (SQLite's message for this connection as the reason).
     func error(_ rc: Int32, _ sql: String? = nil) -> CatalogError {

@@ -11,7 +11,7 @@ extension OutputNaming {
         String(ContentHash.sha256(of: Array("\(sourceSHA256)\n\(identifier)".utf8)).prefix(tagLength))
     }
 
-    /// `<base>.<tag>[@<scale>x].<ext>`: `bug-list.3fa9c2d1@2x.jpg`, `rating-3.5.0c1d2e3f.png`.
+    /// `<base>.<tag>[@<scale>x].<ext>`: `bug-list.3fa9c2d1@2x.jpg`, `rating-3.5-stars.0c1d2e3f.png`.
     /// `base` must already be safe (a slug, or a slug-like name).
     public static func taggedFileName(base: String, tag: String, scale: Int, format: ImageFormat) -> String {
         precondition(scale >= 1, "Scale must be at least 1.")

@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension BatchRunner {
+    /// Why one file of a batch gets no outputs before anything is read.
+    struct PlanError: Error, CustomStringConvertible {
+        let description: String
+        init(_ text: String) { description = text }
+    }
+
+    /// The name `%s` gets for the standard input (`-`).
+    static let standardInputName = "stdin"
+
+    /// Output paths for every file, planned for the whole batch before anything is written. A
+    /// file fails instead when one of its outputs would be any input of the batch (its own
+    /// source or another one: same device and inode when the output exists, else the same
+    /// resolved path) or an output already planned for an earlier file. So a batch never
+    /// overwrites a source, and never writes one thumbnail over another.
+    func planOutputs(_ files: [String], subfolders: [String]) -> [Result<[(Int, String)], PlanError>] {
+        if outputSink != nil { return files.map { _ in .success(request.scales.map { ($0, "-") }) } }
+        var inputByID: [FileKey: String] = [:]
+        var inputByPath: [String: String] = [:]
+        for file in files where file != "-" {
+            if let key = FileKey(file), inputByID[key] == nil { inputByID[key] = file }
+            let resolved = Self.resolvedPath(file)
+            if inputByPath[resolved] == nil { inputByPath[resolved] = file }
+        }
+        var owner: [String: String] = [:]
+        return zip(files, subfolders).map { file, subfolder in
+            let name = file == "-" ? Self.standardInputName : file
+            let outputs = request.scales.map { ($0, template.path(for: name, subfolder: subfolder, scale: $0)) }
+            for (_, path) in outputs {
+                let resolved = Self.resolvedPath(path)
+                if let other = owner[resolved] {
+                    return .failure(PlanError("\(file): output \(path) would overwrite the thumbnail of \(other)"))
+                }
+                if let source = FileKey(path).flatMap({ inputByID[$0] }) ?? inputByPath[resolved] {
+                    let what = source == file ? "the source itself" : "\(source), another input of this batch"
+                    return .failure(PlanError("\(file): output \(path) is \(what); nothing written"))
+                }
+            }
+            for (_, path) in outputs { owner[Self.resolvedPath(path)] = file }
+            return .success(outputs)
+        }
+    }
+
+    /// An existing file's device and inode.
+    struct FileKey: Hashable {
+        var device: UInt64
+        var inode: UInt64
+
+        init?(_ path: String) {
+            var st = stat()
+            guard PathBytes.withCString(path, { stat($0, &st) }) == 0 else { return nil }
+            (device, inode) = (UInt64(st.st_dev), UInt64(st.st_ino))
+        }
+    }
+
+    /// `path` made absolute with every link resolved in the part that exists, and `.`/`..`
+    /// applied to the rest, so two spellings of one place compare equal before it exists.
+    static func resolvedPath(_ path: String) -> String {
+        var head = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var tail: [String] = []
+        let absolute = path.hasPrefix("/")
+        while true {
+            let candidate = (absolute ? "/" : "") + head.joined(separator: "/")
+            if let real = realPath(candidate.isEmpty ? "." : candidate) {
+                var parts = real.split(separator: "/").map(String.init)
+                for part in tail {
+                    if part == "." { continue }
+                    if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+                }
+                return "/" + parts.joined(separator: "/")
+            }
+            guard let last = head.popLast() else { return path }
+            tail.insert(last, at: 0)
+        }
+    }
+
+    /// `realpath(3)` of an existing path, as a ``PathBytes`` string.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return PathBytes.string(
+            UnsafeBufferPointer(start: resolved, count: strlen(resolved)).map { UInt8(bitPattern: $0) })
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import ThumbKit
+
+/// A record's new source picture, checked before the catalog is touched: the checks of
+/// `catalog import` and `catalog set-image`, the same as `watch` makes on an inbox file.
+///
+/// 1. read the file with `FileIO.read` (the reader `thumb` uses): only a regular file, opened
+///    non-blocking, refused over `limits.maxFileBytes` before any read, so a FIFO, `/dev/zero`
+///    or a folder is refused at once instead of blocking or spinning;
+/// 2. read the header and check its size against the pixel and dimension limits;
+/// 3. decode it (JPEGs at 1/8 scale, which still reads every coefficient), with JPEG warnings
+///    fatal: a truncated JPEG only makes libjpeg warn and pad with grey;
+/// 4. hash the very bytes that were checked, so the hash cannot describe another file.
+public enum SourceImage {
+    /// The picture at `path`, checked and hashed.
+    ///
+    /// - Throws: `CatalogError.missingFile` when there is no such file, `.invalidRecord` with the
+    ///   decoder's reason when it is not a usable PNG or JPEG, `.io` when it cannot be read.
+    public static func load(path: String, limits: ImageLimits = ImageLimits()) throws(CatalogError) -> ImageRef {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(path, maxBytes: limits.maxFileBytes)
+        } catch {
+            if case .unreadable = error, !exists(path) { throw CatalogError.missingFile(path) }
+            if case .unreadable = error { throw CatalogError.io(path: path, reason: error.reason) }
+            throw CatalogError.invalidRecord(path: path, reason: error.reason)
+        }
+        do {
+            let header = try ImageDecoders.readHeader(bytes, path: path)
+            try limits.check(width: header.width, height: header.height, path: path)
+            let options = DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg)
+            _ = try ImageDecoders.decode(bytes, path: path, options: options, minimumScale: 1.0 / 8)
+        } catch {
+            throw CatalogError.invalidRecord(path: path, reason: error.reason)
+        }
+        return ImageRef(path: path, sha256: ContentHash.sha256(of: bytes))
+    }
+
+    /// Whether anything (even a dangling link) is at `path`.
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+}

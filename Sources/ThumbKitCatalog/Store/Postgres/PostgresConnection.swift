@@ -1,0 +1,226 @@
+import CPostgres
+import Foundation
+
+/// One PostgreSQL connection through libpq, with the same query surface as `SQLiteConnection`
+/// (`execute`, `run`, `query`, `queryFirst`, `transaction(write:)`, `?` placeholders), so the
+/// store above can run the same statements on either. Not thread-safe and not Sendable: one
+/// owner uses it at a time, like `SQLiteConnection`.
+///
+/// Every statement with values goes through `PQexecParams` in text format: values never become
+/// SQL text. PostgreSQL's `text` cannot hold a NUL character, so a `.text` value holding one is
+/// refused as an invalid record (SQLite stores it; the store must not accept such a title on
+/// either backend if the exports are to match).
+final class PostgresConnection {
+    /// The URL with its passwords replaced by `***`: the `path` of every error.
+    let location: String
+    /// How long a statement waits for a lock (row, table or advisory) before failing as locked.
+    let lockTimeoutMilliseconds: Int
+    /// Every form of the URL's passwords, scrubbed from every message.
+    let secrets: [String]
+    /// The libpq connection (finished in `deinit`).
+    let handle: OpaquePointer
+    /// How many `transaction` calls are open on this connection (0 outside any).
+    private(set) var depth = 0
+    /// The channels `listen` subscribed to: `reconnect` listens to them again.
+    var channels: [String] = []
+
+    /// Connects to `url`, which libpq reads as it is (`PG*` variables, `.pgpass`, `sslmode`,
+    /// unix-socket hosts apply). Throws one clear line, classified as server unreachable,
+    /// authentication failed (`.open`) or database missing (`.notFound`).
+    init(url: String, lockTimeoutMilliseconds: Int = 5000) throws(CatalogError) {
+        location = CatalogLocation.redact(url)
+        secrets = CatalogLocation.secrets(in: url)
+        self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
+        guard let conn = PQconnectdb(url) else {
+            throw CatalogError.open(path: location, reason: "cannot connect: libpq is out of memory")
+        }
+        handle = conn
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(conn))
+            // deinit finishes the handle.
+            throw PostgresFailure.connectError(message, location: location, secrets: secrets)
+        }
+        // The server's NOTICEs (`… does not exist, skipping`) would go to stderr by default.
+        PQsetNoticeProcessor(conn, { _, _ in }, nil)
+        try configureSession()
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// The session settings every statement relies on: UTF-8 text, standard strings (the
+    /// placeholder rewrite needs them), exact doubles, and the lock timeout.
+    private func configureSession() throws(CatalogError) {
+        guard PQsetClientEncoding(handle, "UTF8") == 0 else { throw connectionError("cannot set client encoding") }
+        try execute(
+            "SET standard_conforming_strings = on; SET extra_float_digits = 1; "
+                + "SET lock_timeout = \(max(0, lockTimeoutMilliseconds))")
+    }
+
+    /// True while the connection is usable (false once the server or network dropped it).
+    var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// The server process serving this connection.
+    var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// Opens the connection again after it was lost (`PQreset`), with the same settings and
+    /// `LISTEN`s. Any transaction that was open is gone.
+    func reconnect() throws(CatalogError) {
+        PQreset(handle)
+        depth = 0
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw PostgresFailure.connectError(
+                String(cString: PQerrorMessage(handle)), location: location, secrets: secrets)
+        }
+        try configureSession()
+        for channel in channels { try execute("LISTEN \(Self.quoteIdentifier(channel))") }
+    }
+
+    /// The error for a failure at the connection level, with libpq's current message.
+    func connectionError(_ what: String) -> CatalogError {
+        let detail = PostgresFailure.oneLine(String(cString: PQerrorMessage(handle)), secrets: secrets)
+        let lost = PQstatus(handle) != CONNECTION_OK
+        return .open(path: location, reason: lost ? "connection lost: \(detail)" : "\(what): \(detail)")
+    }
+
+    /// Checks a result; returns it when it succeeded, else clears it and throws.
+    private func check(_ result: OpaquePointer?, _ sql: String) throws(CatalogError) -> PostgresResult {
+        guard let result else { throw connectionError("no result") }
+        let status = PQresultStatus(result)
+        if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return PostgresResult(handle: result) }
+        defer { PQclear(result) }
+        guard PQstatus(handle) == CONNECTION_OK else { throw connectionError("connection lost") }
+        let field = PQresultErrorField(result, Int32(UInt8(ascii: "C")))
+        let sqlstate = field.map { String(cString: $0) } ?? ""
+        throw PostgresFailure.statementError(
+            sqlstate: sqlstate, message: String(cString: PQresultErrorMessage(result)), sql: sql,
+            location: location, secrets: secrets)
+    }
+
+    /// Runs one or more statements that take no parameters (simple query protocol).
+    func execute(_ sql: String) throws(CatalogError) {
+        _ = try check(PQexec(handle, sql), sql)
+    }
+
+    /// Runs one statement with `values` bound to its `?` parameters (the extended protocol,
+    /// which takes one statement only, so no value can start a second one).
+    func exec(_ sql: String, _ values: [SQLiteValue]) throws(CatalogError) -> PostgresResult {
+        let (text, count) = PostgresPlaceholders.numbered(sql)
+        guard count == values.count else {
+            throw CatalogError.database(
+                path: location, reason: "\(count) parameters but \(values.count) values (in \(sql.prefix(60)))")
+        }
+        var types: [Oid] = []
+        var owned: [UnsafeMutablePointer<CChar>?] = []
+        defer { owned.forEach { free($0) } }
+        for value in values {
+            switch value {
+            case .null:
+                // unknown: the server takes the column's type. A NULL used only in `? IS NULL`
+                // has none to take: write `CAST(? AS TEXT) IS NULL` (valid SQLite as well).
+                types.append(0)
+                owned.append(nil)
+            case .integer(let v):
+                types.append(20)  // int8
+                owned.append(strdup(String(v)))
+            case .real(let v):
+                types.append(701)  // float8
+                owned.append(strdup(Self.text(of: v)))
+            case .text(let v):
+                guard !v.utf8.contains(0) else {
+                    throw CatalogError.invalidRecord(
+                        path: location, reason: "text holds a nul character, which postgresql cannot store")
+                }
+                types.append(25)  // text: `?1 IS NULL OR x = ?1` needs a declared type
+                owned.append(strdup(v))
+            }
+        }
+        let pointers = owned.map { UnsafePointer($0) }
+        let result = PQexecParams(handle, text, Int32(values.count), types, pointers, nil, nil, 0)
+        return try check(result, sql)
+    }
+
+    /// A double as PostgreSQL's float8 input reads it back exactly.
+    static func text(of value: Double) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
+        return "\(value)"
+    }
+
+    /// Runs one statement; returns the rows it changed (inserted, updated or deleted).
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLiteValue] = []) throws(CatalogError) -> Int {
+        try exec(sql, values).rowsChanged
+    }
+
+    /// Runs one query and maps every row.
+    func query<T>(
+        _ sql: String, _ values: [SQLiteValue] = [], _ map: (PostgresRow) throws(CatalogError) -> T
+    ) throws(CatalogError) -> [T] {
+        let result = try exec(sql, values)
+        var rows: [T] = []
+        rows.reserveCapacity(Int(result.rowCount))
+        for row in 0..<result.rowCount { rows.append(try map(PostgresRow(result: result, row: row))) }
+        return rows
+    }
+
+    /// The first row of a query, mapped, or nil if there is none.
+    func queryFirst<T>(
+        _ sql: String, _ values: [SQLiteValue] = [], _ map: (PostgresRow) throws(CatalogError) -> T
+    ) throws(CatalogError) -> T? {
+        let result = try exec(sql, values)
+        guard result.rowCount > 0 else { return nil }
+        return try map(PostgresRow(result: result, row: 0))
+    }
+
+    /// The value the last `INSERT` on this connection took from a sequence (`lastval()`, the
+    /// nearest thing to SQLite's `last_insert_rowid`); `INSERT … RETURNING id` is better.
+    func lastInsertRowID() throws(CatalogError) -> Int {
+        try queryFirst("SELECT lastval()") { $0.int(0) } ?? 0
+    }
+
+    /// Runs `body` in a transaction (`BEGIN`; PostgreSQL has no `BEGIN IMMEDIATE`: writers that
+    /// must exclude each other take an advisory lock, see `advisoryTransactionLock`); a nested
+    /// call uses a savepoint. Commits when `body` returns, rolls back when it throws, and
+    /// rethrows. A transaction that a failed statement aborted is rolled back, not committed,
+    /// even when `body` caught that error.
+    func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
+        let savepoint = "tk_\(depth)"
+        try execute(depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)")
+        depth += 1
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            depth -= 1
+            rollback(savepoint: depth == 0 ? nil : savepoint)
+            throw error
+        }
+        depth -= 1
+        do {
+            if PQtransactionStatus(handle) == PQTRANS_INERROR {
+                throw CatalogError.database(
+                    path: location, reason: "transaction rolled back: a statement in it failed")
+            }
+            try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)")
+        } catch {
+            rollback(savepoint: depth == 0 ? nil : savepoint)
+            throw error
+        }
+        return result
+    }
+
+    /// Undoes the open transaction (or savepoint). A failure here leaves nothing more to do: a
+    /// lost connection has no transaction left, and a later COMMIT of an aborted one rolls back.
+    private func rollback(savepoint: String?) {
+        if let savepoint {
+            PQclear(PQexec(handle, "ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)"))
+        } else if PQtransactionStatus(handle) != PQTRANS_IDLE {
+            PQclear(PQexec(handle, "ROLLBACK"))
+        }
+    }
+
+    /// `name` as a double-quoted SQL identifier.
+    static func quoteIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

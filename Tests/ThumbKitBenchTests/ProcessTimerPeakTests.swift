@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import ThumbKitCatalog
+@testable import ThumbKitBench
+import ThumbKitCatalogTestSupport
+
+/// The peak resident set is the command's own, not the bench's: a child spawned by a process
+/// that holds a lot of memory used to report that process's high-water mark (vfork + exec).
+struct ProcessTimerPeakTests {
+    /// Touches `mebibytes` MiB in this process, so its high-water mark is at least that.
+    private func holdMemory(_ mebibytes: Int) -> [UInt8] {
+        var block = [UInt8](repeating: 0, count: mebibytes << 20)
+        for index in stride(from: 0, to: block.count, by: 4096) { block[index] = 1 }
+        return block
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")))
+    func aSmallCommandSpawnedByALargeProcessReportsItsOwnSmallPeak() throws {
+        let held = holdMemory(200)
+        let measurement = try ProcessTimer.run(["/bin/sh", "-c", ":"])
+        #expect(held.count == 200 << 20)
+        #expect(measurement.exitStatus == 0)
+        #expect(measurement.peakRSSBytes > 0)
+        #expect(measurement.peakRSSBytes < 32 << 20, "got \(measurement.peakRSSBytes) bytes")
+    }
+
+    @Test(.enabled(if: ProcessTimer.peakMeter != nil && ProcessTimer.which("python3") != nil))
+    func aCommandThatUsesMemoryReportsThatPeak() throws {
+        let measurement = try ProcessTimer.run([
+            "python3", "-c", "b = bytearray(120 << 20); b[::4096] = b'x' * len(b[::4096])",
+        ])
+        #expect(measurement.exitStatus == 0)
+        #expect(measurement.peakRSSBytes >= 120 << 20, "got \(measurement.peakRSSBytes) bytes")
+        #expect(measurement.peakRSSBytes < 300 << 20, "got \(measurement.peakRSSBytes) bytes")
+    }
+
+    @Test(.enabled(if: ProcessTimer.peakMeter != nil))
+    func inAFolderTheShellThatChangesFolderDoesNotInflateThePeak() throws {
+        let held = holdMemory(200)
+        let measurement = try ProcessTimer.run(["true"], workingDirectory: "/")
+        #expect(held.count == 200 << 20)
+        #expect(measurement.peakRSSBytes > 0 && measurement.peakRSSBytes < 32 << 20)
+    }
+
+    @Test(.enabled(if: ProcessTimer.peakMeter != nil))
+    func exitStatusAndSignalsStillComeThroughTheMeter() throws {
+        #expect(try ProcessTimer.run(["/bin/sh", "-c", "exit 3"]).exitStatus == 3)
+        #expect(try ProcessTimer.run(["/bin/sh", "-c", "kill -9 $$"]).exitStatus == 137)
+        #expect(throws: ProcessTimer.LaunchError.self) { try ProcessTimer.run(["thumbkit-no-such-tool"]) }
+    }
+
+    @Test func gnuTimesReportIsReadFromItsLastLine() throws {
+        let workspace = try TestWorkspace()
+        let path = workspace.path("rss.txt")
+        try "Command exited with non-zero status 3\n1584\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(ProcessTimer.peakKibibytes(reportedIn: path) == 1584)
+        #expect(ProcessTimer.peakKibibytes(reportedIn: workspace.path("none.txt")) == nil)
+    }
+}

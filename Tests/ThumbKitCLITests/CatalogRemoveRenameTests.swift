@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+import ThumbKit
+import ThumbKitCatalog
+
+@testable import ThumbKitCLI
+
+/// `catalog remove`, `catalog rename` and `catalog show` by title (issue 12, item 29), and
+/// `demo` refusing folders it did not make (item 8).
+struct CatalogRemoveRenameTests {
+    typealias Run = CatalogCLITests.Run
+
+    static func built() async throws -> (CLIWorkspace, [String]) {
+        let workspace = try CLIWorkspace()
+        _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", workspace.path("c.sqlite")])
+        // The same rating as bug 1, so the two share their rating strips.
+        _ = await Run(["catalog", "rate", "2", "3.5", "--no-build", "--catalog", workspace.path("c.sqlite")])
+        let build = await Run(["build"] + CatalogCLITests.paths(workspace))
+        #expect(build.status == 0)
+        return (workspace, CatalogCLITests.paths(workspace))
+    }
+
+    static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    @Test func removeDeletesTheRecordItsRowsAndItsOwnFilesOnly() async throws {
+        let (workspace, paths) = try await Self.built()
+        let store = try CatalogStore(path: workspace.path("c.sqlite"))
+        let mine = try store.outputs(for: .bug(1))
+        let other = try store.outputs(for: .bug(2))
+        let shared = Set(mine.map(\.path)).intersection(other.map(\.path))
+        #expect(!shared.isEmpty)
+        let folder = (mine.first { $0.kind != .rating }!.path as NSString).deletingLastPathComponent
+        let foreign = try workspace.write("out/\(folder)/notes.txt", "mine")
+        let source = try #require(try store.bugs()[0].image?.path)
+
+        let run = await Run(["catalog", "remove", "1"] + paths)
+        #expect(run.status == 0)
+        #expect(run.stdout == "removed bug:1 Potato Bug and \(mine.count - shared.count) output files\n")
+        #expect(try store.bugs().map(\.id) == [2])
+        #expect(try store.outputs(for: .bug(1)).isEmpty)
+        for row in mine where !shared.contains(row.path) { #expect(!Self.exists(workspace.path("out/" + row.path))) }
+        for row in other { #expect(Self.exists(workspace.path("out/" + row.path)), "\(row.path)") }
+        #expect(Self.exists(foreign) && Self.exists(source))
+        let build = await Run(["build"] + paths)
+        #expect(build.status == 0 && build.stdout.hasPrefix("0 made, "))
+    }
+
+    @Test func removeKeepsAFileReachedThroughALinkOrThatIsASourceWhateverTheRowsSay() async throws {
+        let (workspace, paths) = try await Self.built()
+        let store = try CatalogStore(path: workspace.path("c.sqlite"))
+        let rows = try store.outputs(for: .bug(1)).filter { $0.kind != .rating }
+        // The record's folder becomes a link to a folder of someone else's files of the same names.
+        let folder = (rows[0].path as NSString).deletingLastPathComponent
+        try FileManager.default.removeItem(atPath: workspace.path("out/" + folder))
+        try FileManager.default.createDirectory(atPath: workspace.path("elsewhere"), withIntermediateDirectories: true)
+        for row in rows { try workspace.write("elsewhere/" + (row.path as NSString).lastPathComponent, "theirs") }
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace.path("out/" + folder), withDestinationPath: workspace.path("elsewhere"))
+        // A tampered row of bug 1 names bug 2's source picture, copied into the output folder by hand.
+        let beetle = try #require(try store.bugs()[1].image?.path)
+        try FileManager.default.createDirectory(
+            atPath: workspace.path("out/bugs/src"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: beetle, toPath: workspace.path("out/bugs/src/beetle.jpg"))
+        try store.write { tx in
+            try tx.setImage(bugID: 2, image: try ImageRef.load(path: workspace.path("out/bugs/src/beetle.jpg")))
+            var values = rows[0].values
+            values.recipe = "tampered"
+            values.path = "bugs/src/beetle.jpg"
+            try tx.upsertOutput(values)
+        }
+        let run = await Run(["catalog", "remove", "bug:1"] + paths)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("bugs/src/beetle.jpg: a record's source picture; kept"))
+        #expect(run.stderr.contains("outside the output folder once links are resolved; kept"))
+        for row in rows {
+            let theirs = workspace.path("elsewhere/" + (row.path as NSString).lastPathComponent)
+            #expect(FileManager.default.contents(atPath: theirs) == Data("theirs".utf8))
+        }
+        #expect(Self.exists(workspace.path("out/bugs/src/beetle.jpg")))
+    }
+
+    @Test func renameRebuildsUnderTheNewNameAndLeavesNoOldFileBehind() async throws {
+        let (workspace, paths) = try await Self.built()
+        let store = try CatalogStore(path: workspace.path("c.sqlite"))
+        let old = try store.outputs(for: .bug(1)).filter { $0.kind != .rating }
+        let run = await Run(["catalog", "rename", "1", "Potato Beetle"] + paths)
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("bug:1 Potato Bug → Potato Beetle\noutputs: "))
+        #expect(try store.bugs()[0].title == "Potato Beetle")
+        let new = try store.outputs(for: .bug(1)).filter { $0.kind != .rating }
+        #expect(new.count == old.count && Set(new.map(\.path)).isDisjoint(with: old.map(\.path)))
+        for row in old { #expect(!Self.exists(workspace.path("out/" + row.path))) }
+        for row in new { #expect(Self.exists(workspace.path("out/" + row.path))) }
+        let food = await Run(["catalog", "rename", "food:1", "Chicken Piccata", "--no-build"] + paths)
+        #expect(food.status == 0)
+        #expect(try store.foods()[0].name == "Chicken Piccata")
+        let taken = await Run(["catalog", "rename", "1", "Beetle", "--no-build"] + paths)
+        #expect(taken.status == 1 && taken.stderr == "thumbkit: bug 1: bug 2 already has this title\n")
+    }
+
+    @Test func showFindsARecordByTitleAndListsTheCandidatesWhenSeveralMatch() async throws {
+        let workspace = try CLIWorkspace()
+        try workspace.image("img/a.png", seed: 1)
+        let file = try workspace.write(
+            "c.json",
+            """
+            {"categories": ["Pork"], "bugs": [{"title": "Potato Bug"}, {"title": "Beetle"}],
+             "foods": [{"category": "Pork", "name": "Beetle", "image": "img/a.png"}]}
+            """)
+        let catalog = ["--catalog", workspace.path("c.sqlite")]
+        _ = await Run(["catalog", "import", file] + catalog)
+        let exact = await Run(["catalog", "show", "Potato Bug"] + catalog)
+        #expect(exact.status == 0 && exact.stdout.contains("  id       bug:1\n"))
+        let anyCase = await Run(["catalog", "show", "potato bug"] + catalog)
+        #expect(anyCase.status == 0 && anyCase.stdout.contains("  id       bug:1\n"))
+        let both = await Run(["catalog", "show", "Beetle"] + catalog)
+        #expect(both.status == 1)
+        #expect(
+            both.stderr
+                == "thumbkit: 'Beetle': 2 records have this title or name: bug:2 Beetle, food:1 Beetle (Pork); "
+                + "name one by id\n")
+        let none = await Run(["catalog", "show", "Moth"] + catalog)
+        #expect(none.status == 1 && none.stderr == "thumbkit: 'Moth': no bug or food has this title or name\n")
+    }
+
+    // MARK: demo
+
+    @Test func demoRefusesAFolderItDidNotMakeAndRunsAgainOnItsOwn() async throws {
+        let workspace = try CLIWorkspace()
+        let user = workspace.path("user")
+        try FileManager.default.createDirectory(atPath: user + "/bugs", withIntermediateDirectories: true)
+        let theirs = ["catalog.json", "logo.png", "bugs/potato-bug.jpg"]
+        for name in theirs { try workspace.write("user/" + name, "theirs") }
+        let refused = await Run(["demo", user])
+        #expect(refused.status == 1 && refused.stderr.contains("refusing to write the demo into a folder"))
+        for name in theirs { #expect(FileManager.default.contents(atPath: user + "/" + name) == Data("theirs".utf8)) }
+        #expect(!Self.exists(user + "/.thumbkit-demo"))
+        // A forged, empty marker proves nothing.
+        try workspace.write("user/.thumbkit-demo", "")
+        #expect(await Run(["demo", user]).status == 1)
+        for name in theirs { #expect(FileManager.default.contents(atPath: user + "/" + name) == Data("theirs".utf8)) }
+
+        let demo = workspace.path("demo")
+        let first = await Run(["demo", demo])
+        #expect(first.status == 0 && first.stdout == demo + "/catalog.json\n")
+        let second = await Run(["demo", demo])
+        #expect(second.status == 0 && second.stdout == demo + "/catalog.json\n")
+
+        // A file changed since the demo wrote it, and a sub-folder turned into a link, are refused.
+        try workspace.write("demo/logo.png", "mine now")
+        try FileManager.default.createDirectory(atPath: workspace.path("away"), withIntermediateDirectories: true)
+        try workspace.write("away/potato-bug.jpg", "theirs")
+        try FileManager.default.removeItem(atPath: demo + "/bugs")
+        try FileManager.default.createSymbolicLink(atPath: demo + "/bugs", withDestinationPath: workspace.path("away"))
+        let linked = await Run(["demo", demo])
+        #expect(linked.status == 1 && linked.stderr.contains("refusing"))
+        #expect(FileManager.default.contents(atPath: demo + "/logo.png") == Data("mine now".utf8))
+        #expect(FileManager.default.contents(atPath: workspace.path("away/potato-bug.jpg")) == Data("theirs".utf8))
+    }
+}
