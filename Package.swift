@@ -25,7 +25,8 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2"]),
         .target(name: "ThumbKitCatalog", dependencies: ["ThumbKit", "CSQLite", "CCrypto"]),
-        .target(name: "ThumbKitCLI", dependencies: ["ThumbKit", "ThumbKitCatalog"]),
+        .target(name: "ThumbKitDesktop", dependencies: ["ThumbKit", "CCrypto"]),
+        .target(name: "ThumbKitCLI", dependencies: ["ThumbKit", "ThumbKitCatalog", "ThumbKitDesktop"]),
         .executableTarget(name: "thumbkit", dependencies: ["ThumbKitCLI"]),
         .target(name: "ThumbKitTestSupport", dependencies: ["ThumbKit"]),
         .testTarget(name: "ThumbKitTests", dependencies: ["ThumbKit", "ThumbKitTestSupport"]),
@@ -33,6 +34,7 @@ let package = Package(
             name: "ThumbKitCatalogTests",
             dependencies: ["ThumbKitCatalog", "ThumbKitTestSupport"]
         ),
+        .testTarget(name: "ThumbKitDesktopTests", dependencies: ["ThumbKitDesktop", "ThumbKitTestSupport"]),
         .testTarget(
             name: "ThumbKitCLITests",
             dependencies: ["ThumbKitCLI", "ThumbKitTestSupport"]

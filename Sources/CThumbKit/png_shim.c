@@ -323,6 +323,61 @@ int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8
                             err);
 }
 
+// MARK: - Text chunks (low-level API)
+
+typedef struct {
+    tk_png_text **out;
+    size_t *count;
+} tk_png_text_request;
+
+static int tk_png_take_text(png_structp png, png_infop info, void *context, char err[TK_ERR_LEN]) {
+    tk_png_text_request *request = context;
+    png_textp text = NULL;
+    int count = png_get_text(png, info, &text, NULL);
+    if (count <= 0 || text == NULL) return 0;
+    // One block: the entries, then every key and value, NUL-terminated; freed with one tk_free.
+    size_t bytes = (size_t)count * sizeof(tk_png_text);
+    for (int i = 0; i < count; i++) bytes += strlen(text[i].key) + 1 + text[i].text_length + 1;
+    uint8_t *block = malloc(bytes);
+    if (block == NULL) {
+        tk_copy_message(err, "out of memory");
+        return -1;
+    }
+    tk_png_text *entries = (tk_png_text *)block;
+    char *cursor = (char *)(entries + count);
+    for (int i = 0; i < count; i++) {
+        size_t key_length = strlen(text[i].key);
+        memcpy(cursor, text[i].key, key_length + 1);
+        entries[i].key = cursor;
+        cursor += key_length + 1;
+        if (text[i].text_length > 0) memcpy(cursor, text[i].text, text[i].text_length);
+        cursor[text[i].text_length] = '\0';
+        entries[i].value = cursor;
+        entries[i].value_length = text[i].text_length;
+        cursor += text[i].text_length + 1;
+    }
+    *request->out = entries;
+    *request->count = (size_t)count;
+    return 0;
+}
+
+int tk_png_read_text(const uint8_t *data, size_t size, tk_png_text **out, size_t *count,
+                     char err[TK_ERR_LEN]) {
+    tk_copy_message(err, "");
+    if (out == NULL || count == NULL) {
+        tk_copy_message(err, "Not a PNG file");
+        return -1;
+    }
+    *out = NULL;
+    *count = 0;
+    // Only tEXt chunks before the first IDAT are read (a thumbnail writer puts them there);
+    // compressed and international text are skipped unread.
+    static const png_byte skipped[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0"
+                                      "pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0sTER\0tIME\0tRNS\0zTXt\0";
+    tk_png_text_request request = {.out = out, .count = count};
+    return tk_png_read_info(data, size, skipped, (int)(sizeof(skipped) / 5), tk_png_take_text, &request, err);
+}
+
 // Adds the requested colour chunks to a PNG being written. libpng checks an iCCP profile (size,
 // signature, colour space against the colour type); a refusal is an app error, fatal on write,
 // so a profile is never dropped silently: the encode fails with libpng's reason.
@@ -383,7 +438,19 @@ int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int ch
 int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                         int compression_level, const tk_png_color *color, const uint8_t *icc,
                         size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
+    return tk_png_encode_text(pixels, width, height, channels, compression_level, color, icc, icc_size,
+                              NULL, 0, out, out_size, err);
+}
+
+int tk_png_encode_text(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                       int compression_level, const tk_png_color *color, const uint8_t *icc,
+                       size_t icc_size, const tk_png_text *text, size_t text_count, uint8_t **out,
+                       size_t *out_size, char err[TK_ERR_LEN]) {
     tk_copy_message(err, "");
+    if (text_count > 0 && text == NULL) {
+        tk_copy_message(err, "invalid PNG encode arguments");
+        return -1;
+    }
     if (pixels == NULL || out == NULL || out_size == NULL || width == 0 || height == 0 ||
         (channels != 3 && channels != 4) || compression_level < 0 || compression_level > 9 ||
         (icc != NULL && (icc_size < 132 || icc_size > TK_ICC_MAX_BYTES))) {
@@ -416,6 +483,15 @@ int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, 
                  channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     tk_png_set_color(png, info, color, icc, icc_size);
+    for (size_t i = 0; i < text_count; i++) {
+        png_text chunk;
+        memset(&chunk, 0, sizeof(chunk));
+        chunk.compression = PNG_TEXT_COMPRESSION_NONE;
+        chunk.key = (png_charp)(uintptr_t)text[i].key;  // libpng copies; it never writes here
+        chunk.text = (png_charp)(uintptr_t)text[i].value;
+        chunk.text_length = text[i].value_length;
+        png_set_text(png, info, &chunk, 1);  // a bad key is a libpng error: the encode fails
+    }
     png_write_info(png, info);
     size_t row_bytes = (size_t)width * (size_t)channels;
     for (uint32_t y = 0; y < height; y++) {
