@@ -55,8 +55,10 @@ public struct DesktopThumbnailer: Sendable {
     /// Makes the missing or stale thumbnails of `path` (the URI is `path` as given, made
     /// absolute, with symlinks not resolved, as GIO does; the data and mtime are the target's).
     public func process(_ path: String) -> Outcome {
+        // A relative path is relative to `workingDirectory`, for the data as for the URI.
+        let local = path.hasPrefix("/") ? path : workingDirectory + "/" + path
         var st = stat()
-        guard stat(path, &st) == 0 else {
+        guard stat(local, &st) == 0 else {
             return .failed("\(path): \(String(cString: strerror(errno)).lowercased())", failureEntry: false)
         }
         let source = Source(
@@ -79,7 +81,7 @@ public struct DesktopThumbnailer: Sendable {
             return .knownFailure
         }
         do {
-            let data = try FileIO.read(path, maxBytes: decode.limits.maxFileBytes)
+            let data = try FileIO.read(local, maxBytes: decode.limits.maxFileBytes)
             let rendered = try Self.render(data, path: path, boxes: stale.map(\.pixels), decode: decode)
             var encoded: [(String, [UInt8])] = []
             for (size, image) in zip(stale, rendered.images) {

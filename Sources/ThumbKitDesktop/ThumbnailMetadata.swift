@@ -51,7 +51,8 @@ public struct ThumbnailMetadata: Sendable, Hashable {
             let mtime = Int(mtimeText)
         else { return nil }
         self.init(
-            uri: uri, mtime: mtime, size: chunks["Thumb::Size"].flatMap { Int($0) }, mimeType: chunks["Thumb::Mimetype"],
+            uri: uri, mtime: mtime, size: chunks["Thumb::Size"].flatMap { Int($0) },
+            mimeType: chunks["Thumb::Mimetype"],
             imageWidth: chunks["Thumb::Image::Width"].flatMap { Int($0) },
             imageHeight: chunks["Thumb::Image::Height"].flatMap { Int($0) }, software: chunks["Software"])
     }

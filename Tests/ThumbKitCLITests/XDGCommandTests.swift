@@ -9,7 +9,8 @@ struct XDGCommandTests {
         let dir = try TestBinary.temporaryDirectory("tk-xdgcli")
         let src = dir.appendingPathComponent("src #1/sub dir ü", isDirectory: true)
         try FileManager.default.createDirectory(at: src, withIntermediateDirectories: true)
-        try Data(GeneratedImages.jpeg(width: 400, height: 300, seed: 1)).write(to: src.appendingPathComponent("a 100%.jpg"))
+        try Data(GeneratedImages.jpeg(width: 400, height: 300, seed: 1)).write(
+            to: src.appendingPathComponent("a 100%.jpg"))
         try Data(GeneratedImages.png(width: 50, height: 40, seed: 2)).write(to: src.appendingPathComponent("small.png"))
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 1]).write(to: src.appendingPathComponent("broken.jpg"))
         return dir
@@ -30,17 +31,21 @@ struct XDGCommandTests {
         #expect(first.stdout.contains("3 files: 2 decoded, 4 thumbnails written (normal, large)"), "\(first.stdout)")
         #expect(Self.listing(dir.path + "/src #1") == before, "nothing is written beside the sources")
         let cache = Self.listing(dir.path + "/cache/thumbnails")
-        #expect(cache.filter { $0.hasPrefix("normal/") }.count == 2 && cache.filter { $0.hasPrefix("large/") }.count == 2)
+        #expect(
+            cache.filter { $0.hasPrefix("normal/") }.count == 2 && cache.filter { $0.hasPrefix("large/") }.count == 2)
         #expect(cache.filter { $0.hasPrefix("fail/thumbkit-") && $0.hasSuffix(".png") }.count == 1)
 
         let second = try TestBinary.run(["xdg", "-r", dir.path + "/src #1"], environment: env)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.isEmpty)
         #expect(
-            second.stdout.contains("3 files: nothing decoded, 0 thumbnails written (normal, large), 2 up to date, 1 known failures skipped"),
+            second.stdout.contains(
+                "3 files: nothing decoded, 0 thumbnails written (normal, large), 2 up to date, 1 known failures skipped"
+            ),
             "\(second.stdout)")
 
-        let json = try TestBinary.run(["xdg", "--json", "--size", "x-large", "-r", dir.path + "/src #1"], environment: env)
+        let json = try TestBinary.run(
+            ["xdg", "--json", "--size", "x-large", "-r", dir.path + "/src #1"], environment: env)
         let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect((report?["report"] as? [String: Any])?["thumbnailsWritten"] as? Int == 2, "\(json.stdout)")
 
@@ -76,12 +81,16 @@ struct XDGCommandTests {
             #expect(text["Thumb::Image::Width"] == "400")
         }
         // Never enlarged.
-        let small = try TestBinary.run(["thumbnailer", "-s", "512", dir.path + "/src #1/sub dir ü/small.png", dir.path + "/o.png"])
+        let small = try TestBinary.run([
+            "thumbnailer", "-s", "512", dir.path + "/src #1/sub dir ü/small.png", dir.path + "/o.png",
+        ])
         #expect(small.status == 0)
-        let image = try ImageDecoders.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path + "/o.png"))), path: "o")
+        let image = try ImageDecoders.decode(
+            [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.path + "/o.png"))), path: "o")
         #expect(image.buffer.width == 50 && image.buffer.height == 40)
         // Failures: one line on stderr, non-zero, no output.
-        for input in [dir.path + "/src #1/sub dir ü/broken.jpg", dir.path + "/missing.jpg", "http://example.com/x.png"] {
+        for input in [dir.path + "/src #1/sub dir ü/broken.jpg", dir.path + "/missing.jpg", "http://example.com/x.png"]
+        {
             let run = try TestBinary.run(["thumbnailer", "-s", "128", input, dir.path + "/fail.png"])
             #expect(run.status != 0)
             #expect(run.stderrLines.count == 1, "\(run.stderr)")

@@ -21,7 +21,9 @@ struct CachePrunerTests {
         let changed = try f.write("changed.png", GeneratedImages.png(seed: 3))
         let broken = try f.write("broken.jpg", [0xFF, 0xD8, 0, 1])
         let brokenGone = try f.write("broken-gone.jpg", [0xFF, 0xD8, 0, 2])
-        for path in [keep, gone, changed, broken, brokenGone] { _ = f.thumbnailer(ThumbnailSize.allCases).process(path) }
+        for path in [keep, gone, changed, broken, brokenGone] {
+            _ = f.thumbnailer(ThumbnailSize.allCases).process(path)
+        }
         func uri(_ path: String) -> String { FileURI.uri(forAbsolutePath: Array(path.utf8)) }
         let cache = f.cache
         let fm = FileManager.default
@@ -29,7 +31,8 @@ struct CachePrunerTests {
         // What must survive, whatever happens to the sources.
         var untouchable: [String: [UInt8]] = [:]
         func plant(_ path: String, _ bytes: [UInt8]) throws {
-            try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try fm.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             untouchable[path] = bytes
         }
@@ -40,21 +43,28 @@ struct CachePrunerTests {
         try plant(cache.folder(for: .normal) + "/" + String(repeating: "a", count: 32) + ".png", plainPNG)
         try plant(cache.folder(for: .large) + "/wallpaper.png", plainPNG)
         // Another program's failure entry for a source that is gone.
-        try plant(cache.root + "/fail/gnome-thumbnail-factory/" + ThumbnailCache.fileName(forURI: goneURI), try Self.png(staleChunks))
+        try plant(
+            cache.root + "/fail/gnome-thumbnail-factory/" + ThumbnailCache.fileName(forURI: goneURI),
+            try Self.png(staleChunks))
         // URIs that are not local files, under their own MD5 names.
         for other in ["http://example.com/gone.png", "trash:///gone.png", "file://remotehost/gone.png", "sftp://h/x"] {
-            try plant(cache.folder(for: .normal) + "/" + ThumbnailCache.fileName(forURI: other),
+            try plant(
+                cache.folder(for: .normal) + "/" + ThumbnailCache.fileName(forURI: other),
                 try Self.png(ThumbnailMetadata(uri: other, mtime: 1).textChunks))
         }
         // Stale chunks, but not at the MD5 name of their URI (a copy, a renamed file).
-        try plant(cache.folder(for: .large) + "/" + String(repeating: "b", count: 32) + ".png", try Self.png(staleChunks))
-        try plant(cache.folder(for: .large) + "/copy of " + ThumbnailCache.fileName(forURI: goneURI), try Self.png(staleChunks))
+        try plant(
+            cache.folder(for: .large) + "/" + String(repeating: "b", count: 32) + ".png", try Self.png(staleChunks))
+        try plant(
+            cache.folder(for: .large) + "/copy of " + ThumbnailCache.fileName(forURI: goneURI),
+            try Self.png(staleChunks))
         // Stale chunks in a folder that is not a cache folder.
         try plant(cache.root + "/other/" + ThumbnailCache.fileName(forURI: goneURI), try Self.png(staleChunks))
         // Only a URI, no MTime.
         let noMTime = try f.write("nomtime.jpg", GeneratedImages.jpeg(seed: 9))
         try fm.removeItem(atPath: noMTime)
-        try plant(cache.folder(for: .xLarge) + "/" + ThumbnailCache.fileName(forURI: uri(noMTime)),
+        try plant(
+            cache.folder(for: .xLarge) + "/" + ThumbnailCache.fileName(forURI: uri(noMTime)),
             try Self.png(PNGTextChunks([.init("Thumb::URI", uri(noMTime))])))
         // A symlink in the cache pointing at a stale entry elsewhere, and at a precious file.
         let precious = f.root.path + "/precious.png"
@@ -77,7 +87,8 @@ struct CachePrunerTests {
                 + ThumbnailSize.allCases.map { cache.path(forURI: uri(changed), size: $0) }
                 + [cache.failurePath(forURI: uri(brokenGone))])
         #expect(Set(removed.map(\.path)) == expected)
-        #expect(removed.first { $0.path.contains(ThumbnailCache.fileName(forURI: goneURI)) }?.reason == "source missing")
+        #expect(
+            removed.first { $0.path.contains(ThumbnailCache.fileName(forURI: goneURI)) }?.reason == "source missing")
         for path in expected { #expect(!DesktopFixture.exists(path)) }
         for (path, bytes) in untouchable { #expect(DesktopFixture.bytes(path) == bytes, "\(path) must survive") }
         #expect(DesktopFixture.exists(linkName), "a symlink is not a cache entry")
@@ -92,9 +103,12 @@ struct CachePrunerTests {
         let f = try DesktopFixture()
         defer { f.remove() }
         let gone = try f.write("g.jpg", [0xFF, 0xD8, 0, 1])
-        _ = DesktopThumbnailer(cache: ThumbnailCache(root: f.cache.root, version: "old"), sizes: [.normal], software: "t")
-            .process(gone)
-        let oldEntry = ThumbnailCache(root: f.cache.root, version: "old").failurePath(forURI: FileURI.uri(forAbsolutePath: Array(gone.utf8)))
+        _ = DesktopThumbnailer(
+            cache: ThumbnailCache(root: f.cache.root, version: "old"), sizes: [.normal], software: "t"
+        )
+        .process(gone)
+        let oldEntry = ThumbnailCache(root: f.cache.root, version: "old").failurePath(
+            forURI: FileURI.uri(forAbsolutePath: Array(gone.utf8)))
         #expect(DesktopFixture.exists(oldEntry))
         try FileManager.default.removeItem(atPath: gone)
         var failures: [String] = []

@@ -22,7 +22,8 @@ struct DesktopThumbnailerTests {
             let text = try PNGTextChunks.read(bytes, path: file)
             #expect(text["Thumb::URI"] == uri)
             #expect(text["Thumb::MTime"] == "1600000123")
-            #expect(text["Thumb::Size"] == String(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int))
+            #expect(
+                text["Thumb::Size"] == String(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int))
             #expect(text["Thumb::Mimetype"] == "image/jpeg")
             #expect(text["Thumb::Image::Width"] == "600" && text["Thumb::Image::Height"] == "300")
             #expect(text["Software"] == "thumbkit test")
@@ -124,6 +125,7 @@ struct DesktopThumbnailerTests {
         let uri = FileURI.uri(forAbsolutePath: Array(link.utf8))
         let meta = try #require(ThumbnailMetadata.read(at: f.cache.path(forURI: uri, size: .normal)))
         #expect(meta.uri == uri)
-        #expect(!DesktopFixture.exists(f.cache.path(forURI: FileURI.uri(forAbsolutePath: Array(real.utf8)), size: .normal)))
+        #expect(
+            !DesktopFixture.exists(f.cache.path(forURI: FileURI.uri(forAbsolutePath: Array(real.utf8)), size: .normal)))
     }
 }

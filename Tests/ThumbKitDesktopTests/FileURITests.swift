@@ -58,7 +58,8 @@ struct FileURITests {
     @Test func cacheNamesAreTheMD5OfTheURI() {
         // The standard's own example: file:///home/jens/photos/me.png.
         #expect(
-            ThumbnailCache.fileName(forURI: "file:///home/jens/photos/me.png") == "c6ee772d9e49320e97ec29a7eb5b1697.png")
+            ThumbnailCache.fileName(forURI: "file:///home/jens/photos/me.png") == "c6ee772d9e49320e97ec29a7eb5b1697.png"
+        )
         let cache = ThumbnailCache(root: "/c/thumbnails/", version: "9.9")
         #expect(cache.path(forURI: "file:///a", size: .xLarge).hasPrefix("/c/thumbnails/x-large/"))
         #expect(cache.failurePath(forURI: "file:///a").hasPrefix("/c/thumbnails/fail/thumbkit-9.9/"))

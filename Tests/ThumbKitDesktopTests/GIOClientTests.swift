@@ -68,7 +68,8 @@ struct GIOClientTests {
             try FileManager.default.createDirectory(atPath: cache.root, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: allCache.folder(for: size), toPath: cache.folder(for: size))
             let env = ["XDG_CACHE_HOME": home]
-            let out = try DesktopClients.run(DesktopClients.gio!, ["info", "-a", "thumbnail::*"] + files, environment: env)
+            let out = try DesktopClients.run(
+                DesktopClients.gio!, ["info", "-a", "thumbnail::*"] + files, environment: env)
             #expect(out.status == 0, "\(out.stderr)")
             let info = Self.parseGIO(out.stdout)
             for uri in uris {

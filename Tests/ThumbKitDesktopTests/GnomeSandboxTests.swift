@@ -15,13 +15,17 @@ struct GnomeSandboxTests {
 
     /// Whether bubblewrap can make a sandbox on this machine, with its error when not.
     static func bubblewrapWorks() -> (Bool, String) {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap") else { return (false, "no /usr/bin/bwrap") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap") else {
+            return (false, "no /usr/bin/bwrap")
+        }
         guard
             let out = try? DesktopClients.run(
                 "/usr/bin/bwrap",
-                ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-                 "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-all",
-                 "--die-with-parent", "/usr/bin/true"])
+                [
+                    "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+                    "--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-all",
+                    "--die-with-parent", "/usr/bin/true",
+                ])
         else { return (false, "bwrap did not start") }
         return (out.status == 0, out.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
     }

@@ -74,6 +74,10 @@ extension ImageEncoders {
     public static func encodePNGRGBA(
         _ image: PixelBuffer, text: PNGTextChunks, compressionLevel: Int = 6, path: String = ""
     ) throws(EncodeError) -> [UInt8] {
+        // libpng would silently shorten a long keyword; refuse it instead (PNG: 1 to 79 bytes).
+        for entry in text.entries where entry.key.utf8.isEmpty || entry.key.utf8.count > 79 {
+            throw .codec(path: path, reason: "PNG text keyword '\(entry.key)' is not 1 to 79 bytes long")
+        }
         var color = tk_png_color()
         color.has_srgb = 1
         let keys = text.entries.map { Array($0.key.utf8CString) }
