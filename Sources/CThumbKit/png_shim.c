@@ -10,6 +10,7 @@
 // Writing uses the low-level API because the simplified writer has no compression level.
 #define _GNU_SOURCE  // fopencookie: the decode reads memory through a FILE to check its deadline
 #include "CThumbKit.h"
+#include "png_common.h"
 
 #include <errno.h>
 #include <png.h>
@@ -26,7 +27,7 @@
 #define TK_PNG_CHUNK_MALLOC_MAX (8u * 1024u * 1024u)
 #define TK_PNG_CHUNK_CACHE_MAX 1000u
 
-static void tk_copy_message(char dst[TK_ERR_LEN], const char *msg) {
+void tk_copy_message(char dst[TK_ERR_LEN], const char *msg) {
     if (dst == NULL) return;
     snprintf(dst, TK_ERR_LEN, "%s", msg != NULL ? msg : "unknown error");
 }
@@ -63,17 +64,13 @@ static void tk_png_silent_warning_fn(png_structp png, png_const_charp msg) {
     (void)msg;
 }
 
-// What a chunk reader takes from libpng's parse of the chunks before the first IDAT. It must not
-// call a libpng function that can fail; it returns 0, or -1 with `err` set.
-typedef int (*tk_png_info_taker)(png_structp png, png_infop info, void *context, char err[TK_ERR_LEN]);
-
 // Reads the chunks of `data` before the first IDAT with a low-level reader over memory (silent
 // warnings, benign errors as the simplified reader treats them, the chunk limits above), skipping
 // the `count` ancillary chunks named in `skipped` and every unknown one, and hands the result to
 // `take`. Skipping reads a chunk in small pieces, whereas handling some (pCAL, sCAL, sPLT) first
 // allocates the declared length: 57 bytes declaring a 1 GB pCAL would cost a 1 GB allocation;
 // text chunks would also be inflated.
-static int tk_png_read_info(const uint8_t *data, size_t size, const png_byte *skipped, int count,
+int tk_png_read_info(const uint8_t *data, size_t size, const png_byte *skipped, int count,
                             tk_png_info_taker take, void *context, char err[TK_ERR_LEN]) {
     if (data == NULL || size < 8 || png_sig_cmp(data, 0, 8) != 0) {
         tk_copy_message(err, "Not a PNG file");
@@ -321,61 +318,6 @@ int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8
     tk_png_color_request request = {.out = out, .icc = icc, .icc_size = icc_size};
     return tk_png_read_info(data, size, skipped, (int)(sizeof(skipped) / 5), tk_png_take_color, &request,
                             err);
-}
-
-// MARK: - Text chunks (low-level API)
-
-typedef struct {
-    tk_png_text **out;
-    size_t *count;
-} tk_png_text_request;
-
-static int tk_png_take_text(png_structp png, png_infop info, void *context, char err[TK_ERR_LEN]) {
-    tk_png_text_request *request = context;
-    png_textp text = NULL;
-    int count = png_get_text(png, info, &text, NULL);
-    if (count <= 0 || text == NULL) return 0;
-    // One block: the entries, then every key and value, NUL-terminated; freed with one tk_free.
-    size_t bytes = (size_t)count * sizeof(tk_png_text);
-    for (int i = 0; i < count; i++) bytes += strlen(text[i].key) + 1 + text[i].text_length + 1;
-    uint8_t *block = malloc(bytes);
-    if (block == NULL) {
-        tk_copy_message(err, "out of memory");
-        return -1;
-    }
-    tk_png_text *entries = (tk_png_text *)block;
-    char *cursor = (char *)(entries + count);
-    for (int i = 0; i < count; i++) {
-        size_t key_length = strlen(text[i].key);
-        memcpy(cursor, text[i].key, key_length + 1);
-        entries[i].key = cursor;
-        cursor += key_length + 1;
-        if (text[i].text_length > 0) memcpy(cursor, text[i].text, text[i].text_length);
-        cursor[text[i].text_length] = '\0';
-        entries[i].value = cursor;
-        entries[i].value_length = text[i].text_length;
-        cursor += text[i].text_length + 1;
-    }
-    *request->out = entries;
-    *request->count = (size_t)count;
-    return 0;
-}
-
-int tk_png_read_text(const uint8_t *data, size_t size, tk_png_text **out, size_t *count,
-                     char err[TK_ERR_LEN]) {
-    tk_copy_message(err, "");
-    if (out == NULL || count == NULL) {
-        tk_copy_message(err, "Not a PNG file");
-        return -1;
-    }
-    *out = NULL;
-    *count = 0;
-    // Only tEXt chunks before the first IDAT are read (a thumbnail writer puts them there);
-    // compressed and international text are skipped unread.
-    static const png_byte skipped[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0"
-                                      "pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0sTER\0tIME\0tRNS\0zTXt\0";
-    tk_png_text_request request = {.out = out, .count = count};
-    return tk_png_read_info(data, size, skipped, (int)(sizeof(skipped) / 5), tk_png_take_text, &request, err);
 }
 
 // Adds the requested colour chunks to a PNG being written. libpng checks an iCCP profile (size,
