@@ -119,4 +119,25 @@ struct GIOClientTests {
         let found = try gnomeLookup(files, size: size, environment: environment)
         #expect(found == uris.map { cache.path(forURI: $0, size: size) }, "gnome-desktop \(size)")
     }
+
+    @Test func gioLooksUpASymlinkByItsOwnPathAsXDGWritesIt() throws {
+        guard DesktopClients.requireGIO() else { return }
+        let f = try DesktopFixture("tk-gio-link")
+        defer { f.remove() }
+        let real = try f.write("real é.jpg", GeneratedImages.jpeg(width: 300, height: 200, seed: 7))
+        let link = f.sources + "/link #1.jpg"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real é.jpg")
+        let run = try TestBinary.run(
+            ["xdg", "--size", "normal", link], environment: ["XDG_CACHE_HOME": f.cacheHome, "HOME": f.root.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let out = try DesktopClients.run(
+            DesktopClients.gio!, ["info", "-a", "thumbnail::*", link, real],
+            environment: ["XDG_CACHE_HOME": f.cacheHome])
+        let info = Self.parseGIO(out.stdout)
+        let linkURI = FileURI.uri(forAbsolutePath: Array(link.utf8))
+        #expect(info[linkURI]?["thumbnail::path"] == f.cache.path(forURI: linkURI, size: .normal), "\(out.stdout)")
+        #expect(info[linkURI]?["thumbnail::is-valid"] == "TRUE")
+        // The target itself was not thumbnailed: the URI is the path as given.
+        #expect(info[FileURI.uri(forAbsolutePath: Array(real.utf8))]?["thumbnail::path"] == nil)
+    }
 }
