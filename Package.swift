@@ -7,6 +7,7 @@
 //       -> ThumbKitQuality (SSIM, PSNR, ΔE2000 and the independent reference resampler)
 //       -> ThumbKitCatalog (records, the store, recipes, the build, rating strips, app icons)
 //         -> ThumbKitWatch (the watch folder), ThumbKitSite (the static site)
+//       -> ThumbKitDesktop (the freedesktop.org thumbnail cache and the desktop's thumbnailer)
 //         -> ThumbKitBench (the benchmark and the demo painter; in no library product)
 //           -> ThumbKitCLI (the argument parser and the commands) -> thumbkit (main.swift only)
 import PackageDescription
@@ -20,6 +21,7 @@ let package = Package(
         .library(name: "ThumbKitCatalog", targets: ["ThumbKitCatalog"]),
         .library(name: "ThumbKitWatch", targets: ["ThumbKitWatch"]),
         .library(name: "ThumbKitSite", targets: ["ThumbKitSite"]),
+        .library(name: "ThumbKitDesktop", targets: ["ThumbKitDesktop"]),
         .executable(name: "thumbkit", targets: ["thumbkit"]),
     ],
     targets: [
@@ -37,10 +39,12 @@ let package = Package(
         .target(name: "ThumbKitWatch", dependencies: ["ThumbKit", "ThumbKitCatalog"]),
         .target(name: "ThumbKitSite", dependencies: ["ThumbKit", "ThumbKitCatalog"]),
         .target(name: "ThumbKitBench", dependencies: ["ThumbKit", "ThumbKitQuality", "ThumbKitCatalog"]),
+        .target(name: "ThumbKitDesktop", dependencies: ["ThumbKit", "CCrypto"]),
         .target(
             name: "ThumbKitCLI",
             dependencies: [
                 "ThumbKit", "ThumbKitQuality", "ThumbKitCatalog", "ThumbKitWatch", "ThumbKitSite", "ThumbKitBench",
+                "ThumbKitDesktop",
             ]
         ),
         .executableTarget(name: "thumbkit", dependencies: ["ThumbKitCLI"]),
@@ -67,6 +71,7 @@ let package = Package(
             name: "ThumbKitBenchTests",
             dependencies: ["ThumbKitBench", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
         ),
+        .testTarget(name: "ThumbKitDesktopTests", dependencies: ["ThumbKitDesktop", "ThumbKitTestSupport"]),
         .testTarget(
             name: "ThumbKitCLITests",
             dependencies: [

@@ -82,6 +82,7 @@ ensure_packages() {
 BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev libpq-dev pkg-config"
 # Extra packages the test suite uses: vipsthumbnail as the quality peer; libgs-common for a
 # CMYK press profile (Ghostscript's default_cmyk.icc) in the colour tests; GNU time, through which
-# the bench measures each tool's own peak memory.
+# the bench measures each tool's own peak memory. The desktop tests run GIO (libglib2.0-bin),
+# gnome-desktop through PyGObject (python3-gi, gir1.2-gnomedesktop-3.0) and its bubblewrap sandbox.
 # shellcheck disable=SC2034
-TEST_PACKAGES="libvips-tools libgs-common time"
+TEST_PACKAGES="libvips-tools libgs-common time libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 bubblewrap"

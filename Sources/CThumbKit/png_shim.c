@@ -10,6 +10,7 @@
 // Writing uses the low-level API because the simplified writer has no compression level.
 #define _GNU_SOURCE  // fopencookie: the decode reads memory through a FILE to check its deadline
 #include "CThumbKit.h"
+#include "png_common.h"
 
 #include <errno.h>
 #include <png.h>
@@ -26,7 +27,7 @@
 #define TK_PNG_CHUNK_MALLOC_MAX (8u * 1024u * 1024u)
 #define TK_PNG_CHUNK_CACHE_MAX 1000u
 
-static void tk_copy_message(char dst[TK_ERR_LEN], const char *msg) {
+void tk_copy_message(char dst[TK_ERR_LEN], const char *msg) {
     if (dst == NULL) return;
     snprintf(dst, TK_ERR_LEN, "%s", msg != NULL ? msg : "unknown error");
 }
@@ -63,17 +64,13 @@ static void tk_png_silent_warning_fn(png_structp png, png_const_charp msg) {
     (void)msg;
 }
 
-// What a chunk reader takes from libpng's parse of the chunks before the first IDAT. It must not
-// call a libpng function that can fail; it returns 0, or -1 with `err` set.
-typedef int (*tk_png_info_taker)(png_structp png, png_infop info, void *context, char err[TK_ERR_LEN]);
-
 // Reads the chunks of `data` before the first IDAT with a low-level reader over memory (silent
 // warnings, benign errors as the simplified reader treats them, the chunk limits above), skipping
 // the `count` ancillary chunks named in `skipped` and every unknown one, and hands the result to
 // `take`. Skipping reads a chunk in small pieces, whereas handling some (pCAL, sCAL, sPLT) first
 // allocates the declared length: 57 bytes declaring a 1 GB pCAL would cost a 1 GB allocation;
 // text chunks would also be inflated.
-static int tk_png_read_info(const uint8_t *data, size_t size, const png_byte *skipped, int count,
+int tk_png_read_info(const uint8_t *data, size_t size, const png_byte *skipped, int count,
                             tk_png_info_taker take, void *context, char err[TK_ERR_LEN]) {
     if (data == NULL || size < 8 || png_sig_cmp(data, 0, 8) != 0) {
         tk_copy_message(err, "Not a PNG file");
@@ -383,7 +380,19 @@ int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int ch
 int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                         int compression_level, const tk_png_color *color, const uint8_t *icc,
                         size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
+    return tk_png_encode_text(pixels, width, height, channels, compression_level, color, icc, icc_size,
+                              NULL, 0, out, out_size, err);
+}
+
+int tk_png_encode_text(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                       int compression_level, const tk_png_color *color, const uint8_t *icc,
+                       size_t icc_size, const tk_png_text *text, size_t text_count, uint8_t **out,
+                       size_t *out_size, char err[TK_ERR_LEN]) {
     tk_copy_message(err, "");
+    if (text_count > 0 && text == NULL) {
+        tk_copy_message(err, "invalid PNG encode arguments");
+        return -1;
+    }
     if (pixels == NULL || out == NULL || out_size == NULL || width == 0 || height == 0 ||
         (channels != 3 && channels != 4) || compression_level < 0 || compression_level > 9 ||
         (icc != NULL && (icc_size < 132 || icc_size > TK_ICC_MAX_BYTES))) {
@@ -416,6 +425,15 @@ int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, 
                  channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     tk_png_set_color(png, info, color, icc, icc_size);
+    for (size_t i = 0; i < text_count; i++) {
+        png_text chunk;
+        memset(&chunk, 0, sizeof(chunk));
+        chunk.compression = PNG_TEXT_COMPRESSION_NONE;
+        chunk.key = (png_charp)(uintptr_t)text[i].key;  // libpng copies; it never writes here
+        chunk.text = (png_charp)(uintptr_t)text[i].value;
+        chunk.text_length = text[i].value_length;
+        png_set_text(png, info, &chunk, 1);  // a bad key is a libpng error: the encode fails
+    }
     png_write_info(png, info);
     size_t row_bytes = (size_t)width * (size_t)channels;
     for (uint32_t y = 0; y < height; y++) {

@@ -5,6 +5,7 @@ import ThumbKit
 @testable import ThumbKitCatalog
 @testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+import ThumbKitQuality
 
 /// Each tool is scored against a reference cut with its own crop geometry, and the shift of its
 /// crop is reported apart, in pixels.

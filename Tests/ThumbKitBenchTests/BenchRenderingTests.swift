@@ -4,6 +4,7 @@ import Testing
 @testable import ThumbKitCatalog
 @testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+import ThumbKitQuality
 
 struct BenchRenderingTests {
     @Test func theTableHasOneRowPerToolWithRatiosAndDashesForMissingQuality() throws {

@@ -3,6 +3,7 @@ import Testing
 import ThumbKitCatalog
 
 @testable import ThumbKitCLI
+@testable import ThumbKitBench
 
 struct BenchCommandTests {
     /// Parses a `thumbkit` command line and reads the bench action from it.

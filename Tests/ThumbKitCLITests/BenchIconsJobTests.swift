@@ -3,6 +3,7 @@ import Testing
 import ThumbKitCatalog
 import ThumbKitTestSupport
 import ThumbKitQuality
+@testable import ThumbKitBench
 
 /// The `icons` job end to end, through the built binary: a real (one-run) benchmark of the
 /// catalog build against what `thumbkit build` makes of the demo catalog by hand.

@@ -3,6 +3,7 @@ import Testing
 import ThumbKitCatalog
 
 @testable import ThumbKitCLI
+@testable import ThumbKitBench
 
 struct BenchShowCommandTests {
     /// A catalog with three runs: January 10 (10 images/s), January 20 (30), February 2 (40),

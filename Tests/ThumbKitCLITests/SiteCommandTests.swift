@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ThumbKitCLI
+@testable import ThumbKitSite
 
 /// `thumbkit site` through `CLI.run`: what a user sees when the site cannot or may not be written.
 struct SiteCommandTests {

@@ -4,6 +4,7 @@ import ThumbKitCatalog
 import ThumbKitTestSupport
 
 @testable import ThumbKitCLI
+@testable import ThumbKitWatch
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import Testing
 import ThumbKit
 import ThumbKitCatalog
 import ThumbKitTestSupport
+@testable import ThumbKitWatch
 
 #if canImport(Glibc)
     import Glibc

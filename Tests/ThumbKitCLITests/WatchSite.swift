@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import ThumbKitCatalog
 import ThumbKitTestSupport
+@testable import ThumbKitWatch
+@testable import ThumbKitSite
 
 /// A temporary folder for one end-to-end watch test: `inbox/`, `catalog.sqlite` and `out/`
 /// beside it, removed when the value goes away.

@@ -7,39 +7,7 @@ import ThumbKitCatalogTestSupport
 
 struct CatalogBuilderTests {
     /// A catalog with two bugs and one food (real images), an output folder and a builder.
-    struct Fixture {
-        let workspace: TestWorkspace
-        let store: CatalogStore
-        let out: String
-
-        init(assets: Bool = false) throws {
-            workspace = try TestWorkspace()
-            store = try workspace.store()
-            out = workspace.path("out")
-            let potato = try workspace.image("img/potato.jpg", seed: 1, format: .jpeg)
-            let beetle = try workspace.image("img/beetle.png", width: 40, height: 60, seed: 2)
-            let marsala = try workspace.image("img/marsala.png", seed: 3)
-            try store.write { tx in
-                try tx.addBug(
-                    title: "Potato Bug", rating: Rating(exactly: 3.5)!, image: try ImageRef.load(path: potato))
-                try tx.addBug(title: "Beetle", rating: Rating(exactly: 1)!, image: try ImageRef.load(path: beetle))
-                try tx.addCategory("Chicken")
-                try tx.addFood(category: "Chicken", name: "Chicken Marsala", image: try ImageRef.load(path: marsala))
-            }
-            if assets { try workspace.addAssets(to: store) }
-        }
-
-        func builder(_ recipes: RecipeBook = .defaults, jobs: Int = 2) -> CatalogBuilder {
-            CatalogBuilder(store: store, outputDirectory: out, recipes: recipes, jobs: jobs)
-        }
-
-        /// Files below the output folder, relative, sorted (but the folder's ownership marker).
-        func files() -> [String] {
-            OutputFolder(root: out).files(in: [""], includeHidden: true).filter { $0 != OutputFolder.markerName }
-        }
-
-        func rows(_ record: RecordRef) throws -> [OutputRecord] { try store.outputs(for: record) }
-    }
+    typealias Fixture = BuildFixture
 
     /// Outputs per record with the default recipes: bug 3 + 2 scales, food 2 + 2.
     static let bugOutputs = 5

@@ -51,8 +51,8 @@ struct SiteGeneratorTests {
     static let hostile = #"<script>alert("x")</script> & 'Bug' ../../etc"#
 
     /// A built catalog with a hostile bug title and category, and its site.
-    static func site() throws -> (CatalogBuilderTests.Fixture, String, SiteReport) {
-        let fixture = try CatalogBuilderTests.Fixture(assets: true)
+    static func site() throws -> (BuildFixture, String, SiteReport) {
+        let fixture = try BuildFixture(assets: true)
         let picture = try fixture.workspace.image("img/hostile.png", seed: 6)
         try fixture.store.write { tx in
             try tx.addBug(title: Self.hostile, rating: Rating(exactly: 4.5)!, image: try ImageRef.load(path: picture))

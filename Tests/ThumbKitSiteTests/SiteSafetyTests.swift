@@ -14,14 +14,14 @@ import ThumbKitCatalogTestSupport
 /// proof of ownership, and every path (manifest entries, output rows) is checked before use.
 struct SiteSafetyTests {
     /// A built catalog and a site folder path inside its workspace.
-    static func built() throws -> (CatalogBuilderTests.Fixture, String) {
-        let fixture = try CatalogBuilderTests.Fixture(assets: true)
+    static func built() throws -> (BuildFixture, String) {
+        let fixture = try BuildFixture(assets: true)
         #expect(fixture.builder().build().failures == [])
         return (fixture, fixture.workspace.path("site"))
     }
 
     static func generate(
-        _ fixture: CatalogBuilderTests.Fixture, _ site: String, intoExisting: Bool = false
+        _ fixture: BuildFixture, _ site: String, intoExisting: Bool = false
     ) throws -> SiteReport {
         try SiteGenerator(store: fixture.store, outputDirectory: fixture.out, intoExisting: intoExisting)
             .generate(into: site)

@@ -77,6 +77,27 @@ int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, 
                         int compression_level, const tk_png_color *color, const uint8_t *icc,
                         size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
 
+// MARK: - PNG text chunks (tEXt; the freedesktop.org thumbnail cache)
+
+/// One uncompressed text chunk: a Latin-1 keyword (1 to 79 bytes) and its value bytes.
+typedef struct {
+    const char *key;
+    const char *value;    // value_length bytes (NUL-terminated when read)
+    size_t value_length;
+} tk_png_text;
+
+/// tk_png_encode_color plus `text_count` tEXt chunks, written before the image data.
+int tk_png_encode_text(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                       int compression_level, const tk_png_color *color, const uint8_t *icc,
+                       size_t icc_size, const tk_png_text *text, size_t text_count, uint8_t **out,
+                       size_t *out_size, char err[TK_ERR_LEN]);
+
+/// Reads the tEXt chunks before the first IDAT without decoding pixels (zTXt and iTXt are
+/// skipped). On success *out is one malloc'd block of *count entries (NULL and 0 when there are
+/// none) that the caller frees with a single tk_free.
+int tk_png_read_text(const uint8_t *data, size_t size, tk_png_text **out, size_t *count,
+                     char err[TK_ERR_LEN]);
+
 // MARK: - PNG, row by row (png_rows.c)
 
 /// A non-interlaced PNG being decoded one row at a time.

@@ -3,5 +3,6 @@ public enum ThumbKitCommands {
     public static let all: [any Command.Type] = [
         ThumbCommand.self, CatalogCommand.self, BuildCommand.self, SiteCommand.self, WatchCommand.self,
         BenchCommand.self, CompareCommand.self, DemoCommand.self,
+        XDGCommand.self, ThumbnailerCommand.self,
     ]
 }

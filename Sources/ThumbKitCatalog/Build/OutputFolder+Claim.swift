@@ -10,7 +10,7 @@ import Foundation
 /// catalog's build is refused before it writes.
 extension OutputFolder {
     /// The marker's file name.
-    static let markerName = ".thumbkit-catalog"
+    package static let markerName = ".thumbkit-catalog"
 
     /// Who owns the folder, as the marker says.
     enum Ownership: Sendable, Equatable {

@@ -13,11 +13,11 @@ import ThumbKit
 /// owns; anything else a user keeps in the output folder is left alone.
 package struct OutputFolder: Sendable {
     /// The folders the build writes below the output folder.
-    static let ownedFolders = ["bugs", "foods", "app", "ratings"]
+    package static let ownedFolders = ["bugs", "foods", "app", "ratings"]
 
     /// A temporary file older than this is removed even when its writer's process id is in use
     /// (the id may have been reused).
-    static let staleTempAge: TimeInterval = 600
+    package static let staleTempAge: TimeInterval = 600
 
     /// The output folder (absolute, or relative to the current directory).
     package let root: String
@@ -44,11 +44,14 @@ package struct OutputFolder: Sendable {
         }
     }
 
+    /// The output folder at `root`, with removals allowed and no protected files.
+    package init(root: String) { self.root = root }
+
     /// `relative` inside the output folder.
     package func absolute(_ relative: String) -> String { root + "/" + relative }
 
     /// The size of the regular file at `relative`, or nil when there is none.
-    func fileSize(_ relative: String) -> Int? {
+    package func fileSize(_ relative: String) -> Int? {
         var info = stat()
         guard stat(absolute(relative), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(info.st_size)
@@ -56,7 +59,7 @@ package struct OutputFolder: Sendable {
 
     /// Throws unless the file at `relative` (if any) may be replaced: never one of
     /// `protectedFiles`, such as a source hard-linked under an output's name.
-    func requireReplaceable(_ relative: String) throws(CatalogError) {
+    package func requireReplaceable(_ relative: String) throws(CatalogError) {
         if let identity = FileIdentity(path: absolute(relative)), protectedFiles.contains(identity) {
             throw CatalogError.io(
                 path: absolute(relative), reason: "is a source picture of the catalog; not overwritten")
@@ -64,7 +67,7 @@ package struct OutputFolder: Sendable {
     }
 
     /// Creates the output folder if needed.
-    func create() throws(CatalogError) {
+    package func create() throws(CatalogError) {
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } catch {
@@ -75,7 +78,7 @@ package struct OutputFolder: Sendable {
     /// Removes the file at `relative` and then each parent folder it leaves empty (never the
     /// output folder itself). Returns whether a file was removed.
     @discardableResult
-    func remove(_ relative: String) -> Bool {
+    package func remove(_ relative: String) -> Bool {
         guard removalsAllowed, OutputNaming.isSafeRelativePath(relative) else { return false }
         if let identity = FileIdentity(path: absolute(relative)), protectedFiles.contains(identity) { return false }
         let removed = unlink(absolute(relative)) == 0
@@ -91,7 +94,7 @@ package struct OutputFolder: Sendable {
     /// the file is older than `staleTempAge`. A concurrent build's files in flight are kept.
     /// Returns how many were removed.
     @discardableResult
-    func removeStrayTempFiles(now: Date = Date()) -> Int {
+    package func removeStrayTempFiles(now: Date = Date()) -> Int {
         guard removalsAllowed else { return 0 }
         var count = 0
         for relative in files(in: [""], includeHidden: true) {
@@ -115,7 +118,7 @@ package struct OutputFolder: Sendable {
     /// (newer ones may belong to a build still running), except `keep` and `protectedFiles`,
     /// and the folders they leave empty. Any other file is not the build's and stays. Hidden
     /// files are left to `removeStrayTempFiles`. Returns how many were removed.
-    func sweep(referenced: Set<String>, keep: Set<String>, before: Date) -> Int {
+    package func sweep(referenced: Set<String>, keep: Set<String>, before: Date) -> Int {
         var count = 0
         for relative in files(in: Self.ownedFolders, includeHidden: false)
         where !referenced.contains(relative) && !keep.contains(relative) && Self.isBuiltOutputPath(relative) {
@@ -127,7 +130,7 @@ package struct OutputFolder: Sendable {
 
     /// Paths relative to the output folder of the regular files below `folders` (relative; ""
     /// is the output folder itself), sorted.
-    func files(in folders: [String], includeHidden: Bool) -> [String] {
+    package func files(in folders: [String], includeHidden: Bool) -> [String] {
         var result: [String] = []
         for folder in folders {
             let start = folder.isEmpty ? root : absolute(folder)
@@ -149,7 +152,7 @@ package struct OutputFolder: Sendable {
     }
 
     /// When the file at `relative` last changed, or nil.
-    func modificationDate(_ relative: String) -> Date? {
+    package func modificationDate(_ relative: String) -> Date? {
         var info = stat()
         guard stat(absolute(relative), &info) == 0 else { return nil }
         return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)

@@ -1,0 +1,155 @@
+import Foundation
+import ThumbKit
+
+/// Fills a freedesktop.org thumbnail cache for one source file at a time: reads the existing
+/// thumbnails' `tEXt` chunks first and decodes only when one of the requested sizes is missing
+/// or stale, then makes every stale size from that one decode.
+///
+/// It writes only `<cache>/<size>/<md5>.png` and its own `<cache>/fail/thumbkit-<version>/`
+/// entries, and replaces an existing file only when its `Thumb::URI` says it is a thumbnail of
+/// this same source (a stale one): any other file at that name is left alone and reported.
+public struct DesktopThumbnailer: Sendable {
+    /// The cache to fill.
+    public var cache: ThumbnailCache
+    /// The sizes to make.
+    public var sizes: [ThumbnailSize]
+    /// Limits, EXIF orientation and colour conversion (sRGB) of the decode.
+    public var decode: DecodeOptions
+    /// The `Software` chunk, such as `thumbkit 0.1.0`.
+    public var software: String
+    /// The folder relative paths are taken from (for the URI).
+    public var workingDirectory: String
+
+    /// A thumbnailer for `sizes` into `cache`.
+    public init(
+        cache: ThumbnailCache, sizes: [ThumbnailSize], software: String, decode: DecodeOptions = DecodeOptions(),
+        workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) {
+        self.cache = cache
+        self.sizes = sizes.isEmpty ? ThumbnailSize.defaults : Array(Set(sizes)).sorted { $0.pixels < $1.pixels }
+        self.software = software
+        self.decode = decode
+        self.workingDirectory = workingDirectory
+    }
+
+    /// What happened to one source.
+    public enum Outcome: Sendable, Hashable {
+        /// These sizes were (re)written from one decode.
+        case written([ThumbnailSize])
+        /// Every requested size was already valid: nothing was decoded.
+        case upToDate
+        /// ThumbKit's failure entry for this very mtime exists: not decoded again.
+        case knownFailure
+        /// The source failed (one line, naming the file); `failureEntry` says whether a
+        /// failure entry was written.
+        case failed(String, failureEntry: Bool)
+    }
+
+    /// The source's facts that go into its thumbnails (a symlink is followed).
+    struct Source {
+        var uri: String
+        var mtime: Int
+        var size: Int
+    }
+
+    /// Makes the missing or stale thumbnails of `path` (the URI is `path` as given, made
+    /// absolute, with symlinks not resolved, as GIO does; the data and mtime are the target's).
+    public func process(_ path: String) -> Outcome {
+        // A relative path is relative to `workingDirectory`, for the data as for the URI.
+        let local = path.hasPrefix("/") ? path : workingDirectory + "/" + path
+        var st = stat()
+        guard stat(local, &st) == 0 else {
+            return .failed("\(path): \(String(cString: strerror(errno)).lowercased())", failureEntry: false)
+        }
+        let source = Source(
+            uri: FileURI.uri(forPath: path, relativeTo: workingDirectory), mtime: Int(st.st_mtim.tv_sec),
+            size: Int(st.st_size))
+        var stale: [ThumbnailSize] = []
+        for size in sizes {
+            let target = cache.path(forURI: source.uri, size: size)
+            switch existing(at: target, source: source) {
+            case .fresh: continue
+            case .missingOrStale: stale.append(size)
+            case .foreign:
+                return .failed(
+                    "\(path): \(target) exists and is not a thumbnail of this file; left alone", failureEntry: false)
+            }
+        }
+        if stale.isEmpty { return .upToDate }
+        let failPath = cache.failurePath(forURI: source.uri)
+        if let entry = ThumbnailMetadata.read(at: failPath), entry.uri == source.uri, entry.mtime == source.mtime {
+            return .knownFailure
+        }
+        do {
+            let data = try FileIO.read(local, maxBytes: decode.limits.maxFileBytes)
+            let rendered = try Self.render(data, path: path, boxes: stale.map(\.pixels), decode: decode)
+            var encoded: [(String, [UInt8])] = []
+            for (size, image) in zip(stale, rendered.images) {
+                let target = cache.path(forURI: source.uri, size: size)
+                let text = metadata(source, header: rendered.header).textChunks
+                encoded.append((target, try ImageEncoders.encodePNGRGBA(image, text: text, path: target)))
+            }
+            for (target, bytes) in encoded { try ThumbnailCache.writeFile(bytes, to: target) }
+            return .written(stale)
+        } catch let error as DecodeError {
+            return .failed(error.description, failureEntry: writeFailureEntry(source, to: failPath))
+        } catch let error as EncodeError {
+            return .failed("\(path): \(error.description)", failureEntry: false)
+        } catch {
+            return .failed("\(path): \(error)", failureEntry: false)
+        }
+    }
+
+    /// The thumbnail metadata of `source` decoded with `header`.
+    func metadata(_ source: Source, header: ImageHeader) -> ThumbnailMetadata {
+        ThumbnailMetadata(
+            uri: source.uri, mtime: source.mtime, size: source.size,
+            mimeType: header.format == .png ? "image/png" : "image/jpeg", imageWidth: header.width,
+            imageHeight: header.height, software: software)
+    }
+
+    /// Decodes `data` once and fits it inside each `boxes` square, never enlarged, upright by
+    /// its EXIF orientation, in sRGB (`decode`'s colour options).
+    public static func render(
+        _ data: [UInt8], path: String, boxes: [Int], decode: DecodeOptions
+    ) throws(DecodeError) -> Thumbnailer.Rendered {
+        let variants = boxes.map { ResizeOptions(width: $0, height: $0, mode: .fit, upscale: false) }
+        return try Thumbnailer.render(data, path: path, variants: variants, decode: decode)
+    }
+
+    private enum Existing {
+        case fresh
+        case missingOrStale
+        case foreign
+    }
+
+    /// Whether the file at `target` is a valid thumbnail of `source`, one that may be replaced
+    /// (none, or a thumbnail of the same URI with another mtime), or something else.
+    private func existing(at target: String, source: Source) -> Existing {
+        var st = stat()
+        guard lstat(target, &st) == 0 else { return .missingOrStale }
+        guard (st.st_mode & S_IFMT) == S_IFREG, let found = ThumbnailMetadata.read(at: target),
+            found.uri == source.uri
+        else { return .foreign }
+        // GIO also checks Thumb::Size when present.
+        if found.mtime == source.mtime && (found.size == nil || found.size == source.size) { return .fresh }
+        return .missingOrStale
+    }
+
+    /// Writes the standard's failure entry (a 1×1 transparent PNG with `Thumb::URI` and
+    /// `Thumb::MTime`) under ThumbKit's own fail folder; false when that failed too.
+    private func writeFailureEntry(_ source: Source, to path: String) -> Bool {
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            // Replace only an entry for this same URI (an older mtime), never another file.
+            guard (st.st_mode & S_IFMT) == S_IFREG, ThumbnailMetadata.read(at: path)?.uri == source.uri else {
+                return false
+            }
+        }
+        let text = ThumbnailMetadata(uri: source.uri, mtime: source.mtime, software: software).textChunks
+        guard let bytes = try? ImageEncoders.encodePNGRGBA(PixelBuffer(width: 1, height: 1), text: text) else {
+            return false
+        }
+        return (try? ThumbnailCache.writeFile(bytes, to: path)) != nil
+    }
+}
