@@ -7,8 +7,8 @@
 //       -> ThumbKitQuality (SSIM, PSNR, ΔE2000 and the independent reference resampler)
 //       -> ThumbKitCatalog (records, the store, recipes, the build, rating strips, app icons)
 //         -> ThumbKitWatch (the watch folder), ThumbKitSite (the static site)
-//       -> ThumbKitDesktop (the freedesktop.org thumbnail cache and the desktop's thumbnailer)
 //         -> ThumbKitBench (the benchmark and the demo painter; in no library product)
+//       -> ThumbKitDesktop (the freedesktop.org thumbnail cache and the desktop's thumbnailer)
 //           -> ThumbKitCLI (the argument parser and the commands) -> thumbkit (main.swift only)
 import PackageDescription
 

@@ -116,7 +116,7 @@ struct SiteGeneratorTests {
         defer { withExtendedLifetime(fixture) {} }
         let list = try PageReader.read(siteDirectory + "/bugs/index.html")
         // Each bug: a thumbnail and a rating strip, both @1x, @2x and @3x.
-        #expect(list.srcsets.count == 3 * 2)
+        #expect(list.srcsets.count == 4 * 2)
         for srcset in list.srcsets {
             #expect(srcset.hasSuffix(" 3x") && srcset.contains(" 1x, ") && srcset.contains(" 2x, "), "\(srcset)")
         }
