@@ -79,8 +79,8 @@ ensure_packages() {
 
 # Debian packages the Swift package needs to build (C libraries and their headers).
 # shellcheck disable=SC2034
-BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev pkg-config"
+BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev libwebp-dev libheif-dev pkg-config"
 # Extra packages the test suite uses: vipsthumbnail as the quality peer; libgs-common for a
 # CMYK press profile (Ghostscript's default_cmyk.icc) in the colour tests.
 # shellcheck disable=SC2034
-TEST_PACKAGES="libvips-tools libgs-common"
+TEST_PACKAGES="libvips-tools libgs-common webp libheif-examples libavif-bin"
