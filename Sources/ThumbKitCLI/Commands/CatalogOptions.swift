@@ -77,7 +77,7 @@ enum CatalogOptions {
             throw CatalogError.io(path: path, reason: "cannot open the file")
         }
         defer { try? handle.close() }
-        guard ImageFormat.sniff([UInt8](handle.readData(ofLength: 8))) != nil else {
+        guard ImageFormat.sniff([UInt8](handle.readData(ofLength: 64))) != nil else {  // ftyp brands need 16+ bytes
             throw CatalogError.invalidRecord(path: path, reason: "not a PNG or JPEG file")
         }
     }

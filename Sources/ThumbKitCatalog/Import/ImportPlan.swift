@@ -162,7 +162,7 @@ struct ImportPlan {
                 return .failure(.io(path: path, reason: "image '\(given)' cannot be opened"))
             }
             defer { try? handle.close() }
-            let head = [UInt8](handle.readData(ofLength: 8))
+            let head = [UInt8](handle.readData(ofLength: 64))  // WebP and ftyp brands need more than 8
             guard ImageFormat.sniff(head) != nil else {
                 return .failure(.invalidRecord(path: path, reason: "image '\(given)' is not a PNG or JPEG file"))
             }
@@ -180,7 +180,8 @@ struct ImportPlan {
         guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), !name.contains("\u{0}") else {
             return .failure(missing)
         }
-        for ext in ["png", "jpg", "jpeg", "PNG", "JPG", "JPEG"] {
+        let exts = ["png", "jpg", "jpeg", "webp", "heic", "heif", "avif"]
+        for ext in exts + exts.map({ $0.uppercased() }) {
             let candidate = (folder as NSString).appendingPathComponent("\(name).\(ext)")
             if FileManager.default.fileExists(atPath: candidate) {
                 return image(candidate, base: folder)

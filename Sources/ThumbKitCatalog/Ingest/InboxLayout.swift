@@ -19,7 +19,7 @@ public enum InboxLayout {
     /// The lock file that keeps a second watcher off the inbox.
     public static let lockFileName = ".thumbkit-watch.lock"
     /// Image extensions, lower-case.
-    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg"]
+    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "heic", "heif", "avif"]
     /// Suffixes of files still being written by browsers, sync tools and copy programs.
     public static let temporarySuffixes = [".part", ".tmp", ".crdownload"]
 
