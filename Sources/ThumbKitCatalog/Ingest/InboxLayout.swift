@@ -68,10 +68,10 @@ public enum InboxLayout {
         case (bugsFolder, 2):
             if isImage { return .image(.bug(title: stem)) }
             if ext?.lowercased() == "json" { return .sidecar(bugTitle: stem) }
-            return .ignored(reason: "not a .png, .jpg or .jpeg file")
+            return .ignored(reason: "not a .png, .jpg, .jpeg, .webp, .heic, .heif or .avif file")
         case (foodsFolder, 3):
             if isImage { return .image(.food(category: parts[1], name: stem)) }
-            return .ignored(reason: "not a .png, .jpg or .jpeg file")
+            return .ignored(reason: "not a .png, .jpg, .jpeg, .webp, .heic, .heif or .avif file")
         default:
             return .ignored(reason: layoutReason)
         }
