@@ -81,6 +81,14 @@ int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, tk_
     out->image_count = heif_context_get_number_of_top_level_images(ctx);
     enum heif_color_profile_type type = heif_image_handle_get_color_profile_type(handle);
     out->has_icc = type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC;
+    out->nclx_primaries = 0;
+    out->nclx_transfer = 0;
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok && nclx != NULL) {
+        out->nclx_primaries = (int)nclx->color_primaries;
+        out->nclx_transfer = (int)nclx->transfer_characteristics;
+        heif_nclx_color_profile_free(nclx);
+    }
     if (icc != NULL && out->has_icc) {
         size_t n = heif_image_handle_get_raw_color_profile_size(handle);
         if (n > 0 && n <= TK_ICC_MAX_BYTES && (*icc = malloc(n)) != NULL) {

@@ -213,6 +213,8 @@ typedef struct {
     int bit_depth;        // luma bits per pixel (8, 10, 12)
     int image_count;      // top-level images
     int has_icc;          // a 'prof'/'rICC' colour profile (an nclx one is not ICC)
+    int nclx_primaries;   // an nclx profile's colour_primaries (H.273; 1 BT.709), 0 without nclx
+    int nclx_transfer;    // its transfer_characteristics (13 sRGB), 0 without nclx
 } tk_heif_header;
 
 /// Reads the primary image's header from memory with libheif (no pixels are decoded). When `icc`

@@ -18,6 +18,15 @@ extension ImageDecoders {
             var exif: [UInt8]?
             var bitDepth: Int
             var imageCount: Int
+            /// The nclx profile's H.273 colour primaries and transfer (0: no nclx profile).
+            var nclx: (primaries: Int, transfer: Int) = (0, 0)
+
+            /// A colour warning when an nclx profile names a gamut other than sRGB's (BT.709 primaries,
+            /// or unspecified) and there is no ICC profile: the pixels are then taken as sRGB.
+            var nclxWarning: String? {
+                guard icc == nil, nclx.primaries != 0, ![1, 2].contains(nclx.primaries) else { return nil }
+                return "nclx colour primaries \(nclx.primaries) (not BT.709/sRGB) are not converted; taken as sRGB"
+            }
         }
 
         /// Reads the primary image's header with libheif (no pixels are decoded).
@@ -46,7 +55,8 @@ extension ImageDecoders {
             return Parsed(
                 header: header, icc: icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: iccSize)) },
                 exif: exif.map { [UInt8](UnsafeBufferPointer(start: $0, count: exifSize)) },
-                bitDepth: Int(raw.bit_depth), imageCount: Int(raw.image_count))
+                bitDepth: Int(raw.bit_depth), imageCount: Int(raw.image_count),
+                nclx: (Int(raw.nclx_primaries), Int(raw.nclx_transfer)))
         }
 
         /// The header (orientation `.up`: see the type's note).
@@ -98,7 +108,8 @@ extension ImageDecoders {
             let color = ImageDecoders.manageEmbeddedColor(&pixels, icc: parsed.icc, options: options)
             return DecodedImage(
                 buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels), header: header,
-                scaleNumerator: 8, warnings: [], colorProfile: color.profile, colorWarnings: color.warnings)
+                scaleNumerator: 8, warnings: [], colorProfile: color.profile,
+                colorWarnings: color.warnings + (parsed.nclxWarning.map { [$0] } ?? []))
         }
 
         /// A libheif message as a `DecodeError`: its security limits are `.overLimit`,
