@@ -2,7 +2,7 @@
 // ThumbKit: thumbnails, detail images, rating strips and app icons from PNG and JPEG files.
 //
 // Modules by responsibility, depending one way only:
-//   CThumbKit (thin C shims over libpng / libjpeg-turbo)
+//   CThumbKit (thin C shims over libpng, libjpeg-turbo, libwebp and libheif)
 //     -> ThumbKit (the image core: decode, process, encode, the pipeline; no SQLite, no OpenSSL)
 //       -> ThumbKitQuality (SSIM, PSNR, ΔE2000 and the independent reference resampler)
 //       -> ThumbKitCatalog (records, the store, recipes, the build, rating strips, app icons)
@@ -27,12 +27,17 @@ let package = Package(
     targets: [
         .target(
             name: "CThumbKit",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+            dependencies: ["CWebP", "CHeif"],
+            // webpmux: a C target gets its system libraries' pkg-config flags (libwebpdemux,
+            // libheif) but not their module maps' `link` lines.
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("webpmux")]
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2"]),
         .target(name: "ThumbKitQuality", dependencies: ["ThumbKit"]),
         .target(name: "ThumbKitCatalog", dependencies: ["ThumbKit", "CSQLite", "CCrypto", "CPostgres"]),
@@ -57,7 +62,7 @@ let package = Package(
         .testTarget(name: "ThumbKitQualityTests", dependencies: ["ThumbKitQuality", "ThumbKitTestSupport"]),
         .testTarget(
             name: "ThumbKitCatalogTests",
-            dependencies: ["ThumbKitCatalog", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+            dependencies: ["ThumbKitCatalog", "ThumbKitWatch", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
         ),
         .testTarget(
             name: "ThumbKitWatchTests",

@@ -79,10 +79,10 @@ ensure_packages() {
 
 # Debian packages the Swift package needs to build (C libraries and their headers).
 # shellcheck disable=SC2034
-BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev libpq-dev pkg-config"
+BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev libpq-dev libwebp-dev libheif-dev pkg-config"
 # Extra packages the test suite uses: vipsthumbnail as the quality peer; libgs-common for a
 # CMYK press profile (Ghostscript's default_cmyk.icc) in the colour tests; GNU time, through which
 # the bench measures each tool's own peak memory. The desktop tests run GIO (libglib2.0-bin),
 # gnome-desktop through PyGObject (python3-gi, gir1.2-gnomedesktop-3.0) and its bubblewrap sandbox.
 # shellcheck disable=SC2034
-TEST_PACKAGES="libvips-tools libgs-common time libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 bubblewrap"
+TEST_PACKAGES="libvips-tools libgs-common time libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 bubblewrap webp libheif-examples libavif-bin"

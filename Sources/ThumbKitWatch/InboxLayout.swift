@@ -21,7 +21,7 @@ public enum InboxLayout {
     /// The lock file that keeps a second watcher off the inbox.
     public static let lockFileName = ".thumbkit-watch.lock"
     /// Image extensions, lower-case.
-    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg"]
+    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp", "heic", "heif", "avif"]
     /// Suffixes of files still being written by browsers, sync tools and copy programs.
     public static let temporarySuffixes = [".part", ".tmp", ".crdownload"]
 
@@ -70,10 +70,10 @@ public enum InboxLayout {
         case (bugsFolder, 2):
             if isImage { return .image(.bug(title: stem)) }
             if ext?.lowercased() == "json" { return .sidecar(bugTitle: stem) }
-            return .ignored(reason: "not a .png, .jpg or .jpeg file")
+            return .ignored(reason: "not a .png, .jpg, .jpeg, .webp, .heic, .heif or .avif file")
         case (foodsFolder, 3):
             if isImage { return .image(.food(category: parts[1], name: stem)) }
-            return .ignored(reason: "not a .png, .jpg or .jpeg file")
+            return .ignored(reason: "not a .png, .jpg, .jpeg, .webp, .heic, .heif or .avif file")
         default:
             return .ignored(reason: layoutReason)
         }

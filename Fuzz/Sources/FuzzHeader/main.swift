@@ -2,8 +2,9 @@ import Foundation
 import FuzzSupport
 import ThumbKit
 
-/// Header read of PNG and JPEG bytes (libpng's low-level reader up to IDAT, libjpeg's marker
-/// reader up to SOS, the EXIF orientation of APP1 / eXIf). Any outcome but a crash is fine; a
+/// Header read of PNG, JPEG, WebP and HEIC/AVIF bytes (libpng's low-level reader up to IDAT,
+/// libjpeg's marker reader up to SOS, the EXIF orientation of APP1 / eXIf, libwebp + demux,
+/// libheif). Any outcome but a crash is fine; a
 /// header that claims success must describe a non-empty image.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHeader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -193,6 +193,77 @@ int tk_jpeg_rows_next(tk_jpeg_rows *rows, uint8_t *dst, size_t dst_size, char er
 /// number of warnings goes to *warnings and the first one's text to `warn`.
 int tk_jpeg_rows_finish(tk_jpeg_rows *rows, int *warnings, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
 
+// MARK: - WebP (webp_shim.c, libwebp + libwebpdemux + libwebpmux)
+
+typedef struct {
+    uint32_t width;       // canvas width (the first frame of an animation is canvas-sized)
+    uint32_t height;
+    int has_alpha;        // alpha in any frame
+    int has_animation;    // ANIM chunk / animation flag
+    uint32_t frame_count; // 1 for a still image
+    int lossless;         // 1 VP8L, 0 VP8, -1 mixed or undefined (animations)
+} tk_webp_header;
+
+/// Reads a WebP's header through WebPGetFeatures and WebPDemux (no pixels). When `icc` is not
+/// NULL and the file has an ICCP chunk, *icc is a malloc'd copy (free with tk_free) of
+/// *icc_size bytes; NULL and 0 otherwise (and when it exceeds TK_ICC_MAX_BYTES).
+int tk_webp_read_header(const uint8_t *data, size_t size, tk_webp_header *out, uint8_t **icc,
+                        size_t *icc_size, char err[TK_ERR_LEN]);
+
+/// Decodes a WebP to RGBA8 with straight alpha into `dst` (exactly width*height*4 bytes of the
+/// header's size, rows top-down). A still image goes through libwebp's incremental decoder,
+/// fed 64 KB at a time with `deadline_ns` (CLOCK_MONOTONIC ns, 0: none) checked between
+/// pieces; an animation gives its first frame, composed on the canvas by WebPAnimDecoder (one
+/// call: the deadline is checked before and after it).
+int tk_webp_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
+                         uint64_t deadline_ns, char err[TK_ERR_LEN]);
+
+/// Encodes RGBA8 (straight alpha) to WebP: lossy at `quality` 0...100 with alpha kept
+/// (`lossless` 0), or lossless (`lossless` 1; `quality` is then the effort). `method` 0...6.
+/// `icc` (when not NULL) is embedded as an ICCP chunk. *out is malloc'd; free with tk_free.
+int tk_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int lossless,
+                   int method, const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
+                   char err[TK_ERR_LEN]);
+
+// MARK: - HEIF / AVIF (heif_shim.c, libheif)
+
+typedef struct {
+    uint32_t width;       // of the primary image as displayed: libheif applies irot/imir/clap
+    uint32_t height;
+    int has_alpha;
+    int bit_depth;        // luma bits per pixel (8, 10, 12)
+    int image_count;      // top-level images
+    int has_icc;          // a 'prof'/'rICC' colour profile (an nclx one is not ICC)
+    int nclx_primaries;   // an nclx profile's colour_primaries (H.273; 1 BT.709), 0 without nclx
+    int nclx_transfer;    // its transfer_characteristics (13 sRGB), 0 without nclx
+} tk_heif_header;
+
+/// Reads the primary image's header from memory with libheif (no pixels are decoded). When `icc`
+/// is not NULL the raw ICC profile is copied as for tk_webp_read_header; when `exif` is not
+/// NULL the primary image's first Exif block is copied the same way, exactly as stored (a
+/// 4-byte big-endian offset, then the TIFF data).
+/// `max_dimension` is handed to heif_context_set_maximum_image_size_limit.
+int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, tk_heif_header *out,
+                        uint8_t **icc, size_t *icc_size, uint8_t **exif, size_t *exif_size,
+                        char err[TK_ERR_LEN]);
+
+/// Decodes the primary image to interleaved RGBA8 (straight alpha; 10/12-bit reduced to 8 by
+/// libheif) into `dst` (exactly width*height*4 bytes), with libheif's default transforms
+/// (irot, imir, clap) applied. heif_decode_image is one uninterruptible call: the deadline
+/// (CLOCK_MONOTONIC ns, 0: none) is checked before and after it. `threads` caps libheif's own
+/// tile threads.
+int tk_heif_decode_rgba8(const uint8_t *data, size_t size, int max_dimension, int threads, uint8_t *dst,
+                         size_t dst_size, uint64_t deadline_ns, char err[TK_ERR_LEN]);
+
+/// Encodes packed RGB8 (`channels` 3) or RGBA8 with straight alpha (`channels` 4, alpha kept) to
+/// AVIF with libheif's AV1 encoder (aom): `quality` 0...100, `speed` 0...9 (aom cpu-used),
+/// `threads` for aom (0: its default). With `icc` the profile is
+/// written as a 'prof' colr box; without, an nclx box says sRGB (BT.709 primaries, sRGB
+/// transfer, BT.601 matrix, full range). *out is malloc'd; free with tk_free.
+int tk_heif_encode_avif(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, int quality,
+                        int speed, int threads, const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
+                        char err[TK_ERR_LEN]);
+
 // MARK: - Memory
 
 /// Frees a buffer returned by an encoder.

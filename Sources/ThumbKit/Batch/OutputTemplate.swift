@@ -35,7 +35,7 @@ public struct OutputTemplate: Sendable, Hashable {
         case contradictsFormat(extension: String, format: ImageFormat)
 
         public var description: String {
-            let known = ImageFormat.fileExtensions.keys.sorted().joined(separator: ", ")
+            let known = ImageFormat.fileExtensions.filter(\.value.isWritable).keys.sorted().joined(separator: ", ")
             switch self {
             case .unsupportedExtension(let ext):
                 return "'.\(ext)' is not an output format ThumbKit writes (extensions: \(known))"
@@ -50,7 +50,9 @@ public struct OutputTemplate: Sendable, Hashable {
     public init(validating pattern: String, format: ImageFormat?) throws(Problem) {
         let ext = Self.splitExtension(pattern).ext
         if !ext.isEmpty {
-            guard let fromExt = ImageFormat(fileExtension: ext) else { throw .unsupportedExtension(ext) }
+            guard let fromExt = ImageFormat(fileExtension: ext), fromExt.isWritable else {
+                throw .unsupportedExtension(ext)
+            }
             if let format, format != fromExt { throw .contradictsFormat(extension: ext, format: format) }
         }
         self.init(pattern, format: format)

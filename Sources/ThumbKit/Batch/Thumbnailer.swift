@@ -53,7 +53,9 @@ public enum Thumbnailer {
         // Stream decoded rows into the resamplers, so the decoded image is never whole in
         // memory: always for non-interlaced PNGs (decoding dominates anyway), and for JPEGs when
         // this image has one thread (a batch); with more, decode whole and resample in parallel.
-        let streams = header.format == .png ? !header.isProgressive : threads == 1
+        // WebP, HEIC and AVIF decode whole (libwebp / libheif hand out the finished image).
+        let streams =
+            header.format == .png ? !header.isProgressive : header.format == .jpeg && threads == 1
         if streams {
             let numerator = header.format == .png ? 8 : ImageDecoders.scaleNumerator(forMinimumScale: minimumScale)
             return try renderStreaming(
@@ -102,7 +104,7 @@ public enum Thumbnailer {
         case .png:
             decoded = try ImageDecoders.PNG.decodeRows(
                 data, path: path, header: header, options: decode, deadline: deadline, consume: feed)
-        case .jpeg:
+        case .jpeg, .webp, .heic, .avif:  // only JPEG gets here besides PNG (see `render`)
             decoded = try ImageDecoders.JPEG.decodeRows(
                 data, path: path, options: decode, scaleNumerator: scaleNumerator, deadline: deadline, consume: feed)
         }
@@ -133,6 +135,10 @@ public enum Thumbnailer {
         switch header.format {
         case .png:
             guard header.isProgressive else { return 0 }
+            let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+            return overflow || pixels > Int.max / 4 ? .max : pixels * 4
+        case .webp, .heic, .avif:
+            // Decoded whole.
             let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
             return overflow || pixels > Int.max / 4 ? .max : pixels * 4
         case .jpeg:

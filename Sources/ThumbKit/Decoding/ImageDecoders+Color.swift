@@ -19,6 +19,7 @@ extension ImageDecoders {
         switch format {
         case .jpeg: source = .jpeg(data)
         case .png: source = .png(data)
+        case .webp, .heic, .avif: source = .embedded(in: data, format: format)
         }
         return ColorManagement.prepare(kind: kind, source: source, options: options.color)
     }

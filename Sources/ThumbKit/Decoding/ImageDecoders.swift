@@ -2,17 +2,22 @@ import Foundation
 
 /// Namespace for the decoders. `ImageDecoders.decode` picks one by the file's signature.
 public enum ImageDecoders {
-    /// Reads just the header of PNG or JPEG bytes (EXIF orientation included for JPEG).
+    /// Reads just the header of PNG, JPEG, WebP, HEIC or AVIF bytes (EXIF orientation included
+    /// for JPEG; always `.up` for HEIC/AVIF, whose transforms libheif applies).
     /// Throws `.empty`, `.notAnImage`, `.unsupported` or `.corrupt` (or `.overLimit` when libjpeg
     /// itself refuses the size, above 65500 px a side); does not check `ImageLimits`.
     public static func readHeader(_ data: [UInt8], path: String) throws(DecodeError) -> ImageHeader {
-        switch try format(of: data, path: path) {
+        let format = try format(of: data, path: path)
+        switch format {
         case .png: return try PNG.readHeader(data, path: path)
         case .jpeg: return try JPEG.readHeader(data, path: path).header
+        case .webp: return try WebP.readHeader(data, path: path)
+        case .heic, .avif: return try HEIF.readHeader(data, format: format, path: path)
         }
     }
 
-    /// Decodes PNG or JPEG bytes into RGBA8, as stored (orientation not applied).
+    /// Decodes PNG, JPEG, WebP, HEIC or AVIF bytes into RGBA8, as stored (EXIF orientation not
+    /// applied; HEIF's irot/imir are, by libheif).
     ///
     /// - Parameters:
     ///   - minimumScale: the smallest decoded/original ratio the caller can use (0 < s ≤ 1).
@@ -32,6 +37,10 @@ public enum ImageDecoders {
         case .jpeg:
             let numerator = scaleNumerator(forMinimumScale: minimumScale)
             return try JPEG.decode(data, path: path, options: options, scaleNumerator: numerator, deadline: deadline)
+        case .webp:
+            return try WebP.decode(data, path: path, options: options, deadline: deadline)
+        case .heic, .avif:
+            return try HEIF.decode(data, format: format, path: path, options: options, deadline: deadline)
         }
     }
 

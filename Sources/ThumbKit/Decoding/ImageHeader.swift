@@ -2,28 +2,38 @@
 public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case png
     case jpeg
+    /// WebP (read and written, through libwebp).
+    case webp
+    /// HEIC / HEIF with HEVC images (read only, through libheif).
+    case heic
+    /// AVIF (read and written, through libheif).
+    case avif
 
-    /// Recognises a format from the file's first bytes (its signature), never from its name.
+    /// Recognises a format from the file's first bytes (its signature), never from its name:
+    /// PNG and JPEG signatures, `RIFF....WEBP`, and an ISO-BMFF `ftyp` box (`ImageFormat+Sniff.swift`).
     public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
         if bytes.count >= 8, bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             return .png
         }
         if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
-        return nil
+        return sniffModern(bytes)
     }
 
     /// Every file extension (lower-case) and the format it names: the one table that input
     /// walking and output templates use, so a new format is one line here.
-    public static let fileExtensions: [String: ImageFormat] = ["jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png]
+    public static let fileExtensions: [String: ImageFormat] = [
+        "jpg": .jpeg, "jpeg": .jpeg, "jpe": .jpeg, "png": .png, "webp": .webp, "heic": .heic, "heif": .heic,
+        "avif": .avif,
+    ]
 
-    /// The format a file name's extension asks for (`jpg`, `jpeg`, `png`, any case).
+    /// The format a file name's extension asks for (`jpg`, `jpeg`, `png`, `webp`, `heic`, …, any case).
     public init?(fileExtension ext: String) {
         guard let format = Self.fileExtensions[ext.lowercased()] else { return nil }
         self = format
     }
 
     /// The usual file extension.
-    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
 }
 
 /// What a file's header says, read without decoding any pixels.

@@ -10,7 +10,7 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
 
     /// Output container.
     public var format: ImageFormat
-    /// JPEG quality, 1...100.
+    /// Quality, 1...100: JPEG, lossy WebP and AVIF (`defaultQuality(for:)` when not given).
     public var quality: Int
     /// JPEG chroma subsampling.
     public var subsampling: Subsampling
@@ -22,13 +22,21 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
     public var pngCompressionLevel: Int
     /// Colour that transparent pixels are flattened onto for JPEG (which has no alpha).
     public var background: RGBA
+    /// WebP only: lossless instead of lossy (for icons and flat artwork; `quality` is ignored).
+    public var lossless: Bool
+    /// AVIF only: the aom encoder speed, 0 (slowest, smallest) ... 9 (`defaultAVIFSpeed`).
+    public var avifSpeed: Int
 
     public init(
-        format: ImageFormat = .jpeg, quality: Int = 85, subsampling: Subsampling = .yuv420,
+        format: ImageFormat = .jpeg, quality: Int? = nil, subsampling: Subsampling = .yuv420,
         progressive: Bool = false, optimizeHuffman: Bool = true, pngCompressionLevel: Int = 6,
-        background: RGBA = .white
+        background: RGBA = .white, lossless: Bool = false, avifSpeed: Int = EncodeOptions.defaultAVIFSpeed
     ) {
-        precondition((1...100).contains(quality), "JPEG quality must be 1...100.")
+        let quality = quality ?? Self.defaultQuality(for: format)
+        precondition((1...100).contains(quality), "Quality must be 1...100.")
+        precondition((0...9).contains(avifSpeed), "AVIF speed must be 0...9.")
+        self.lossless = lossless
+        self.avifSpeed = avifSpeed
         precondition((0...9).contains(pngCompressionLevel), "PNG compression level must be 0...9.")
         self.format = format
         self.quality = quality
@@ -50,6 +58,10 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
                 "jpeg/v1?q=\(quality),ss=\(ss),prog=\(progressive ? 1 : 0),opt=\(optimizeHuffman ? 1 : 0),bg=\(background.hex)"
         case .png:
             return "png/v2?level=\(pngCompressionLevel)"
+        case .webp:
+            return lossless ? "webp/v1?lossless=1" : "webp/v1?q=\(quality)"
+        case .heic, .avif:
+            return "avif/v1?q=\(quality),speed=\(avifSpeed)"
         }
     }
 }

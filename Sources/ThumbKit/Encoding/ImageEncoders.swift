@@ -14,6 +14,9 @@ public enum ImageEncoders {
         switch options.format {
         case .jpeg: return try encodeJPEG(image, options: options, path: path, profile: profile)
         case .png: return try encodePNG(image, options: options, path: path, profile: profile)
+        case .webp: return try encodeWebP(image, options: options, path: path, profile: profile)
+        case .avif: return try encodeAVIF(image, options: options, path: path, profile: profile)
+        case .heic: throw .codec(path: path, reason: "HEIC output is not supported (write AVIF or WebP)")
         }
     }
 
@@ -66,7 +69,7 @@ public enum ImageEncoders {
     }
 
     /// Calls a shim encoder, copies its malloc'd output into an array and frees it.
-    private static func runEncoder(
+    static func runEncoder(
         path: String,
         _ call: (
             UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>,

@@ -16,7 +16,8 @@ extension ThumbCommand {
         if toStdout {
             guard let format else {
                 throw UsageError.invalidValue(
-                    option: "--output", value: "-", reason: "writing to stdout needs --format (png or jpeg)")
+                    option: "--output", value: "-",
+                    reason: "writing to stdout needs --format (png, jpeg, webp or avif)")
             }
             return OutputTemplate("-", format: format)
         }

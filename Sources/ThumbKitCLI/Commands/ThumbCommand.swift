@@ -38,7 +38,13 @@ enum ThumbCommand: Command {
             .choice(
                 "format", valueName: "format", of: ImageFormat.self,
                 help: "Output format (default: from the template's extension)."),
-            .value("quality", short: "q", valueName: "n", help: "JPEG quality, 1 to 100.", default: "85"),
+            .value(
+                "quality", short: "q", valueName: "n", help: "JPEG, WebP or AVIF quality, 1 to 100.",
+                defaultHelp: "85 JPEG, 80 WebP, 55 AVIF"),
+            .flag("lossless", help: "Write lossless WebP (icons, flat artwork)."),
+            .value(
+                "avif-speed", valueName: "n", help: "AVIF encoder speed, 0 (smallest) to 9 (fastest).",
+                default: String(EncodeOptions.defaultAVIFSpeed)),
             .choice(
                 "subsampling", valueName: "ratio", of: EncodeOptions.Subsampling.self, default: .yuv420,
                 help: "JPEG chroma subsampling."),
@@ -155,11 +161,13 @@ enum ThumbCommand: Command {
             arguments.isPresent("output") || format == nil
             ? arguments.value("output")! : "tn_%s." + format!.fileExtension
         let template = try outputTemplate(pattern, format: format, toStdout: toStdout)
+        try checkModernFormatFlags(arguments, format: template.format)
         let encoding = EncodeOptions(
-            format: template.format, quality: try arguments.int("quality", in: 1...100)!,
+            format: template.format, quality: try arguments.int("quality", in: 1...100),
             subsampling: try arguments.choice("subsampling", as: EncodeOptions.Subsampling.self)!,
             progressive: arguments.flag("progressive"), pngCompressionLevel: try arguments.int("png-level", in: 0...9)!,
-            background: background)
+            background: background, lossless: arguments.flag("lossless"),
+            avifSpeed: try arguments.int("avif-speed", in: 0...9)!)
         let jobs = try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
 
         var inputs = InputCollector(recursive: arguments.flag("recursive"), excludedFolders: [template.outputRoot])

@@ -185,7 +185,8 @@ struct ImportPlan {
         guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), !name.contains("\u{0}") else {
             return .failure(missing)
         }
-        for ext in ["png", "jpg", "jpeg", "PNG", "JPG", "JPEG"] {
+        let exts = ["png", "jpg", "jpeg", "webp", "heic", "heif", "avif"]
+        for ext in exts + exts.map({ $0.uppercased() }) {
             let candidate = (folder as NSString).appendingPathComponent("\(name).\(ext)")
             if FileManager.default.fileExists(atPath: candidate) {
                 return image(candidate, base: folder)

@@ -13,6 +13,7 @@ extension Recipe {
             throw DecodingError.dataCorruptedError(
                 forKey: .size, in: c, debugDescription: "size '\(sizeText)' should look like 44x44 or 83.5x83.5")
         }
+        let format = try c.decodeIfPresent(ImageFormat.self, forKey: .format) ?? .jpeg
         do {
             try self.init(
                 name: try c.decode(String.self, forKey: .name),
@@ -20,8 +21,8 @@ extension Recipe {
                 outputKind: try c.decode(OutputKind.self, forKey: .kind), width: size.width, height: size.height,
                 mode: try c.decodeIfPresent(ResizeMode.self, forKey: .mode) ?? .fill,
                 scales: try c.decodeIfPresent([Int].self, forKey: .scales) ?? [1, 2],
-                format: try c.decodeIfPresent(ImageFormat.self, forKey: .format) ?? .jpeg,
-                quality: try c.decodeIfPresent(Int.self, forKey: .quality) ?? 85)
+                format: format,
+                quality: try c.decodeIfPresent(Int.self, forKey: .quality) ?? EncodeOptions.defaultQuality(for: format))
         } catch let error as CatalogError {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.reason))
         }

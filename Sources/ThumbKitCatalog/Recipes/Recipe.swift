@@ -68,6 +68,7 @@ public struct Recipe: Sendable, Hashable, Codable {
             throw bad("scales \(scales) must be a non-empty list of 1, 2, 3 or 4")
         }
         guard (1...100).contains(quality) else { throw bad("quality \(quality) is not between 1 and 100") }
+        guard format.isWritable else { throw bad("format \(format.rawValue) can be read but not written") }
         self.name = name
         self.recordKind = recordKind
         self.outputKind = outputKind

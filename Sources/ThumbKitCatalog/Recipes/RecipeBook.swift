@@ -17,8 +17,8 @@ import Foundation
 /// - `recipes` (required): each entry as in `Recipe`. `name` is 1–40 of `a-z 0-9 -`; `record` is
 ///   `bug`, `food` or `app`; `kind` is `list`, `detail`, `rating` or `icon`; `size` is
 ///   `<w>x<h>` in points (up to 3 decimals); `mode` is `fill` (default), `fit`, `pad` or
-///   `stretch`; `scales` are 1–4 (default `[1, 2]`); `format` is `jpeg` (default) or `png`;
-///   `quality` is 1–100 (default 85).
+///   `stretch`; `scales` are 1–4 (default `[1, 2]`); `format` is `jpeg` (default), `png`,
+///   `webp` or `avif`; `quality` is 1–100 (default 85; WebP 80, AVIF 55).
 /// - A recipe named like a default replaces it; other names are added after the defaults.
 /// - `replaceDefaults` (default false): when true, only the file's recipes are used.
 /// - `ratingStrip` (optional, every key optional): the rating strips' icon size and spacing in

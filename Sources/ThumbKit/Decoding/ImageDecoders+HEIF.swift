@@ -1,0 +1,126 @@
+import CThumbKit
+
+extension ImageDecoders {
+    /// HEIC and AVIF through libheif: the primary image, 8-bit or 10/12-bit (reduced to 8 by
+    /// libheif), with alpha and an ICC profile when the file has them.
+    ///
+    /// Orientation: libheif applies the `irot`/`imir` (and `clap`) properties while decoding and
+    /// reports the size after them, and HEIF (ISO/IEC 23008-12) says a reader must ignore the
+    /// EXIF orientation in favour of those properties, as libheif, libvips and browsers do. So
+    /// the header's orientation is always `.up`: the pixels come out displayed, and the EXIF tag
+    /// (`exifOrientation`) is never applied a second time. `DecodeOptions.autoRotate` false does
+    /// not undo `irot` (it is part of the image's geometry in HEIF, like `clap`).
+    enum HEIF {
+        /// Raw header fields, the ICC profile and the Exif block.
+        struct Parsed {
+            var header: ImageHeader
+            var icc: [UInt8]?
+            var exif: [UInt8]?
+            var bitDepth: Int
+            var imageCount: Int
+            /// The nclx profile's H.273 colour primaries and transfer (0: no nclx profile).
+            var nclx: (primaries: Int, transfer: Int) = (0, 0)
+
+            /// A colour warning when an nclx profile names a gamut other than sRGB's (BT.709 primaries,
+            /// or unspecified) and there is no ICC profile: the pixels are then taken as sRGB.
+            var nclxWarning: String? {
+                guard icc == nil, nclx.primaries != 0, ![1, 2].contains(nclx.primaries) else { return nil }
+                return "nclx colour primaries \(nclx.primaries) (not BT.709/sRGB) are not converted; taken as sRGB"
+            }
+        }
+
+        /// Reads the primary image's header with libheif (no pixels are decoded).
+        static func parse(_ data: [UInt8], format: ImageFormat, path: String, limits: ImageLimits) throws(DecodeError)
+            -> Parsed
+        {
+            var raw = tk_heif_header()
+            var icc: UnsafeMutablePointer<UInt8>? = nil
+            var iccSize = 0
+            var exif: UnsafeMutablePointer<UInt8>? = nil
+            var exifSize = 0
+            var err = CodecMessage.buffer()
+            let maxDimension = Int32(clamping: limits.maxDimension)
+            let rc = data.withUnsafeBufferPointer {
+                tk_heif_read_header(
+                    $0.baseAddress, $0.count, maxDimension, &raw, &icc, &iccSize, &exif, &exifSize, &err)
+            }
+            defer {
+                tk_free(icc)
+                tk_free(exif)
+            }
+            guard rc == 0 else { throw failure(CodecMessage.text(err), path: path) }
+            let header = ImageHeader(
+                format: format, width: Int(raw.width), height: Int(raw.height), orientation: .up,
+                hasAlpha: raw.has_alpha != 0, isProgressive: false, components: raw.has_alpha != 0 ? 4 : 3)
+            return Parsed(
+                header: header, icc: icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: iccSize)) },
+                exif: exif.map { [UInt8](UnsafeBufferPointer(start: $0, count: exifSize)) },
+                bitDepth: Int(raw.bit_depth), imageCount: Int(raw.image_count),
+                nclx: (Int(raw.nclx_primaries), Int(raw.nclx_transfer)))
+        }
+
+        /// The header (orientation `.up`: see the type's note).
+        static func readHeader(_ data: [UInt8], format: ImageFormat, path: String) throws(DecodeError) -> ImageHeader {
+            try parse(data, format: format, path: path, limits: ImageLimits()).header
+        }
+
+        /// The orientation the file's Exif block states, which libheif's transforms supersede
+        /// (reported for information and tests; never applied). nil without an Exif block.
+        static func exifOrientation(_ data: [UInt8], path: String) throws(DecodeError) -> ExifOrientation? {
+            let format = try ImageDecoders.format(of: data, path: path)
+            guard let exif = try parse(data, format: format, path: path, limits: ImageLimits()).exif,
+                exif.count > 4
+            else { return nil }
+            // HEIF Exif items start with a 4-byte offset to the TIFF header.
+            let offset = Int(exif[0]) << 24 | Int(exif[1]) << 16 | Int(exif[2]) << 8 | Int(exif[3])
+            guard offset >= 0, 4 + offset < exif.count else { return nil }
+            return ExifReader.orientation(inTIFF: exif[(4 + offset)...])
+        }
+
+        /// Reads the header, checks the limits, then decodes the primary image into a buffer of
+        /// exactly w×h×4 bytes. heif_decode_image is one call that cannot be interrupted, so the
+        /// deadline is checked before and after it: an image can overrun the time limit by one
+        /// decode, which the pixel limit bounds (about 1 s per 12 MP here).
+        static func decode(
+            _ data: [UInt8], format: ImageFormat, path: String, options: DecodeOptions, deadline: Deadline = .never,
+            threads: Int = 0
+        ) throws(DecodeError) -> DecodedImage {
+            let parsed = try parse(data, format: format, path: path, limits: options.limits)
+            let header = parsed.header
+            try options.limits.check(width: header.width, height: header.height, path: path)
+            try deadline.check(path: path)
+            let count = header.width * header.height * 4
+            var err = CodecMessage.buffer()
+            var rc: Int32 = -1
+            let maxDimension = Int32(clamping: options.limits.maxDimension)
+            var pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
+                rc = data.withUnsafeBufferPointer { src in
+                    tk_heif_decode_rgba8(
+                        src.baseAddress, src.count, maxDimension, Int32(threads), dst.baseAddress, count,
+                        deadline.shimValue, &err)
+                }
+                initialized = rc == 0 ? count : 0
+            }
+            guard rc == 0 else {
+                if deadline.hasPassed { throw deadline.error(path: path) }
+                throw failure(CodecMessage.text(err), path: path)
+            }
+            let color = ImageDecoders.manageEmbeddedColor(&pixels, icc: parsed.icc, options: options)
+            return DecodedImage(
+                buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels), header: header,
+                scaleNumerator: 8, warnings: [], colorProfile: color.profile,
+                colorWarnings: color.warnings + (parsed.nclxWarning.map { [$0] } ?? []))
+        }
+
+        /// A libheif message as a `DecodeError`: its security limits are `.overLimit`,
+        /// "Unsupported …" errors (a codec plugin missing) `.unsupported`, the rest `.corrupt`.
+        static func failure(_ reason: String, path: String) -> DecodeError {
+            let lower = reason.lowercased()
+            if lower.contains("security limit") || lower.contains("exceeds the maximum image size") {
+                return .overLimit(path: path, reason: reason)
+            }
+            if lower.hasPrefix("unsupported") { return .unsupported(path: path, reason: reason) }
+            return .corrupt(path: path, reason: reason)
+        }
+    }
+}

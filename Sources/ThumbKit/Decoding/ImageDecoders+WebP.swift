@@ -1,0 +1,70 @@
+import CThumbKit
+
+extension ImageDecoders {
+    /// WebP through libwebp: header and ICCP chunk from WebPDemux, pixels as straight-alpha
+    /// RGBA8. An animation gives its first frame, composed on its canvas (the header's size).
+    /// WebP has no orientation (EXIF chunks are not applied by browsers either): always `.up`.
+    enum WebP {
+        /// The header (no pixels) and the embedded ICC profile, if any.
+        static func readHeaderAndProfile(
+            _ data: [UInt8], path: String
+        ) throws(DecodeError) -> (header: ImageHeader, icc: [UInt8]?, frames: Int) {
+            var raw = tk_webp_header()
+            var icc: UnsafeMutablePointer<UInt8>? = nil
+            var iccSize = 0
+            var err = CodecMessage.buffer()
+            let rc = data.withUnsafeBufferPointer {
+                tk_webp_read_header($0.baseAddress, $0.count, &raw, &icc, &iccSize, &err)
+            }
+            defer { tk_free(icc) }
+            guard rc == 0 else { throw ImageDecoders.codecFailure(CodecMessage.text(err), path: path) }
+            let header = ImageHeader(
+                format: .webp, width: Int(raw.width), height: Int(raw.height), orientation: .up,
+                hasAlpha: raw.has_alpha != 0, isProgressive: false, components: raw.has_alpha != 0 ? 4 : 3)
+            let profile = icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: iccSize)) }
+            return (header, profile, Int(raw.frame_count))
+        }
+
+        /// The header only.
+        static func readHeader(_ data: [UInt8], path: String) throws(DecodeError) -> ImageHeader {
+            try readHeaderAndProfile(data, path: path).header
+        }
+
+        /// Reads the header, checks the limits, then decodes into a buffer of exactly w×h×4 bytes
+        /// (the deadline is checked every 64 KB of input for a still image, before and after the
+        /// first frame of an animation) and converts an ICC-tagged image to sRGB.
+        static func decode(
+            _ data: [UInt8], path: String, options: DecodeOptions, deadline: Deadline = .never
+        ) throws(DecodeError) -> DecodedImage {
+            let (header, icc, _) = try readHeaderAndProfile(data, path: path)
+            try options.limits.check(width: header.width, height: header.height, path: path)
+            try deadline.check(path: path)
+            let count = header.width * header.height * 4
+            var err = CodecMessage.buffer()
+            var rc: Int32 = -1
+            var pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
+                rc = data.withUnsafeBufferPointer { src in
+                    tk_webp_decode_rgba8(src.baseAddress, src.count, dst.baseAddress, count, deadline.shimValue, &err)
+                }
+                initialized = rc == 0 ? count : 0
+            }
+            guard rc == 0 else {
+                throw ImageDecoders.shimFailure(
+                    warning: "", error: CodecMessage.text(err), options: options, deadline: deadline, path: path)
+            }
+            let color = ImageDecoders.manageEmbeddedColor(&pixels, icc: icc, options: options)
+            return DecodedImage(
+                buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels), header: header,
+                scaleNumerator: 8, warnings: [], colorProfile: color.profile, colorWarnings: color.warnings)
+        }
+    }
+
+    /// Colour management for a decoder that has its ICC profile in hand (WebP ICCP, HEIF
+    /// `colr` of type `prof`/`rICC`): converted to sRGB as `options.color` says; nil is sRGB.
+    static func manageEmbeddedColor(
+        _ pixels: inout [UInt8], icc: [UInt8]?, options: DecodeOptions
+    ) -> ColorManagement.Outcome {
+        let source = icc.map { SourceColor(profile: ColorProfile(iccData: $0)) } ?? .srgb
+        return ColorManagement.convert(&pixels, kind: .rgb, source: source, options: options.color)
+    }
+}
