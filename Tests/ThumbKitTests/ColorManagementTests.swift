@@ -214,7 +214,8 @@ struct ColorManagementTests {
         let kept = try Self.decode(data, options: ColorOptions(keepProfile: true))
         #expect(kept.colorProfile?.data == icc)
         #expect(kept.buffer == (try Self.decode(Self.jpeg(icc: nil))).buffer)
-        for format in ImageFormat.allCases {
+        // PNG and JPEG here; WebP and AVIF in ModernFormatEncodeTests.keptProfileIsEmbedded….
+        for format in [ImageFormat.png, .jpeg] {
             let out = try ImageEncoders.encode(
                 kept.buffer, options: EncodeOptions(format: format), profile: kept.colorProfile)
             let source: SourceColor = format == .png ? .png(out) : .jpeg(out)
