@@ -1,6 +1,5 @@
 import Foundation
 import ThumbKit
-
 import ThumbKitCatalog
 
 /// Small real images for build tests (the stand-ins of `TestWorkspace` only sniff and hash).
@@ -8,7 +7,8 @@ extension TestWorkspace {
     /// A `width`×`height` image whose colours depend on `seed`, encoded as `format`, at
     /// `relative`; returns the absolute path.
     @discardableResult
-    public func image(_ relative: String, width: Int = 64, height: Int = 48, seed: Int = 1, format: ImageFormat = .png) throws
+    public func image(_ relative: String, width: Int = 64, height: Int = 48, seed: Int = 1, format: ImageFormat = .png)
+        throws
         -> String
     {
         var buffer = PixelBuffer(width: width, height: height)

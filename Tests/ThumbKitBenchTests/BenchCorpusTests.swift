@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import ThumbKit
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 struct BenchCorpusTests {
     private func encoded(_ width: Int, _ height: Int, _ format: ImageFormat) throws -> [UInt8] {

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 import ThumbKit
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
 import ThumbKitQuality
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 /// Each tool is scored against a reference cut with its own crop geometry, and the shift of its
 /// crop is reported apart, in pixels.

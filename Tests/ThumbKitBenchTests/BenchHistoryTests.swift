@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 struct BenchHistoryTests {
     /// 2026-01-31 at `hour`:`minute` UTC.

@@ -1,9 +1,9 @@
 import Testing
 import ThumbKit
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 struct BenchJobTests {
     /// A corpus that exists only as headers: a 4000×3000 and an 800×600 JPEG, a PNG.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
 import ThumbKitQuality
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 struct BenchRenderingTests {
     @Test func theTableHasOneRowPerToolWithRatiosAndDashesForMissingQuality() throws {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 struct BenchReportTests {
     /// A small report: bug-thumb on the JPEG set with ThumbKit, one peer and one floor.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 struct BenchRunnerTests {
     /// An entry whose one process appends its tool name and the number of files it found in its

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import ThumbKit
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 struct BenchSessionTests {
     private func session(tools: [BenchTool], jobs: [BenchJob] = [.bugThumb, .icons]) -> BenchSession {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 struct HistoryTests {
     @Test func benchRunsAndResultsAreStoredAndListedNewestFirst() throws {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-
-@testable import ThumbKitCatalog
-@testable import ThumbKitBench
 import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitBench
+@testable import ThumbKitCatalog
 
 /// The peak resident set is the command's own, not the bench's: a child spawned by a process
 /// that holds a lot of memory used to report that process's high-water mark (vfork + exec).

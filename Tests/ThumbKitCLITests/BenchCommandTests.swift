@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import ThumbKitCatalog
 
-@testable import ThumbKitCLI
 @testable import ThumbKitBench
+@testable import ThumbKitCLI
 
 struct BenchCommandTests {
     /// Parses a `thumbkit` command line and reads the bench action from it.

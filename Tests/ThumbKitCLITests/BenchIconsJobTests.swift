@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import ThumbKitCatalog
-import ThumbKitTestSupport
 import ThumbKitQuality
+import ThumbKitTestSupport
+
 @testable import ThumbKitBench
 
 /// The `icons` job end to end, through the built binary: a real (one-run) benchmark of the

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import ThumbKitCatalog
 
-@testable import ThumbKitCLI
 @testable import ThumbKitBench
+@testable import ThumbKitCLI
 
 struct BenchShowCommandTests {
     /// A catalog with three runs: January 10 (10 images/s), January 20 (30), February 2 (40),

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ThumbKit
+import ThumbKitQuality
 
 @testable import ThumbKitCLI
-import ThumbKitQuality
 
 struct CompareCommandTests {
     /// Writes `image` as a PNG named `name` in `folder`; returns its path.

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import ThumbKitCatalog
 import ThumbKitTestSupport
-@testable import ThumbKitWatch
+
 @testable import ThumbKitSite
+@testable import ThumbKitWatch
 
 /// A temporary folder for one end-to-end watch test: `inbox/`, `catalog.sqlite` and `out/`
 /// beside it, removed when the value goes away.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 struct BugRecordTests {
     @Test func aNewBugHasRatingZeroAndMatchingTimes() throws {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ThumbKit
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 struct CatalogBuilderTests {
     /// A catalog with two bugs and one food (real images), an output folder and a builder.

@@ -1,9 +1,9 @@
 import CSQLite
 import Foundation
 import Testing
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 struct CatalogSchemaTests {
     @Test func aFreshDatabaseGetsTheLatestUserVersionAndEveryTable() throws {

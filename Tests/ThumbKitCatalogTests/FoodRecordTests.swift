@@ -1,7 +1,7 @@
 import Testing
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 struct FoodRecordTests {
     @Test func categoriesKeepTheirOrderAndCanBeReordered() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 /// `JSONSyntax` (issue 12, item 18): where and why a file is not JSON, in our own words, and
 /// never a complaint about a well-formed file.

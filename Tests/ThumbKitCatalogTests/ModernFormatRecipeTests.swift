@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import ThumbKit
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
 @testable import ThumbKitWatch
-import ThumbKitCatalogTestSupport
 
 /// Recipes write WebP and AVIF (with their own default quality) but refuse HEIC; the inbox
 /// takes .webp, .heic, .heif and .avif images.

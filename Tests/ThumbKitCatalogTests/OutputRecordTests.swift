@@ -1,8 +1,8 @@
 import Testing
 import ThumbKit
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 struct OutputRecordTests {
     static func values(

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ThumbKit
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 /// Rating strips as outputs: shared files under `ratings/`, attached to each bug.
 struct RatingBuildTests {

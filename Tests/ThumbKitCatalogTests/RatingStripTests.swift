@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ThumbKit
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 struct RatingStripTests {
     static let red = RGBA(220, 20, 20)

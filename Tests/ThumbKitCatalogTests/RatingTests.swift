@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 struct RatingTests {
     @Test(arguments: [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5])

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import ThumbKit
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
-import ThumbKitCatalogTestSupport
 
 struct RecipeTests {
     static func base() throws -> Recipe {

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import ThumbKit
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
 @testable import ThumbKitSite
-import ThumbKitCatalogTestSupport
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,10 +1,10 @@
 import CThumbKit
 import Foundation
 import Testing
+import ThumbKitQuality
 import ThumbKitTestSupport
 
 @testable import ThumbKit
-import ThumbKitQuality
 
 /// The acceptance test of colour management: a photo converted at test time into a standard
 /// profile (Adobe RGB, ProPhoto, Display P3, a CMYK press profile) and saved with that profile

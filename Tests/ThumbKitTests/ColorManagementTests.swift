@@ -1,10 +1,10 @@
 import CLCMS2
 import Foundation
 import Testing
+import ThumbKitQuality
 import ThumbKitTestSupport
 
 @testable import ThumbKit
-import ThumbKitQuality
 
 /// Reading embedded profiles (JPEG APP2 chunks, PNG iCCP), converting to sRGB, the transform
 /// cache, CMYK, gray profiles, broken profiles and keeping the profile.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbKitQuality
 import ThumbKitTestSupport
 
 @testable import ThumbKit
-import ThumbKitQuality
 
 /// WebP, HEIC and AVIF input: detection from bytes, decoding close to the source PNG,
 /// orientation (libheif's irot applied once, EXIF never on top), limits, deadlines, bad files.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbKitQuality
 import ThumbKitTestSupport
 
 @testable import ThumbKit
-import ThumbKitQuality
 
 /// WebP and AVIF output: every file ThumbKit writes decodes with the independent tools
 /// (dwebp and webpinfo; avifdec and heif-info) and with ThumbKit, close to what was encoded.

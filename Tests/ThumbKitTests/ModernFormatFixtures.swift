@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbKitQuality
 import ThumbKitTestSupport
 
 @testable import ThumbKit
-import ThumbKitQuality
 
 /// WebP, HEIC and AVIF test files generated once per test run from the shared photos with the
 /// Debian tools, in a temporary folder (never committed), next to the PNGs they came from.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbKitQuality
 import ThumbKitTestSupport
 
 @testable import ThumbKit
-import ThumbKitQuality
 
 /// The optimised thumbnail path (progressive DC fast path, PNG rows streamed into the
 /// resampler) against the straightforward one it replaced: libjpeg or the libpng simplified API

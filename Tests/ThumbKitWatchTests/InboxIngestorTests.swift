@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+import ThumbKitCatalogTestSupport
 import ThumbKitTestSupport
 
 @testable import ThumbKitCatalog
 @testable import ThumbKitWatch
-import ThumbKitCatalogTestSupport
 
 /// One inbox, catalog and output folder in a temporary workspace.
 private struct Inbox {

@@ -1,8 +1,8 @@
 import Testing
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
 @testable import ThumbKitWatch
-import ThumbKitCatalogTestSupport
 
 struct InboxLayoutTests {
     @Test(arguments: [

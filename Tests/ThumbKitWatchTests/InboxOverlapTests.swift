@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
 @testable import ThumbKitWatch
-import ThumbKitCatalogTestSupport
 
 /// ``FolderOverlap``: an output folder that is, lies in or holds the inbox.
 struct InboxOverlapTests {

@@ -1,8 +1,8 @@
 import Testing
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
 @testable import ThumbKitWatch
-import ThumbKitCatalogTestSupport
 
 struct SettleTrackerTests {
     private func stamp(size: Int64, modified: Int64 = 100, inode: UInt64 = 7) -> FileStamp {

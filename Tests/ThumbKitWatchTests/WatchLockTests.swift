@@ -1,9 +1,9 @@
 import Foundation
 import Testing
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCatalog
 @testable import ThumbKitWatch
-import ThumbKitCatalogTestSupport
 
 struct WatchLockTests {
     @Test func aSecondLockOnTheSameInboxIsRefusedNamingTheOwner() throws {

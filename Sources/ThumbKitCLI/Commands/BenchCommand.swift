@@ -1,6 +1,6 @@
 import Foundation
-import ThumbKitCatalog
 import ThumbKitBench
+import ThumbKitCatalog
 import ThumbKitQuality
 
 /// `thumbkit bench`: times ThumbKit (and, with `--peers`, the tools people use today) on a

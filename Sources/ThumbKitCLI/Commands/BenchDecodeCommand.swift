@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import ThumbKit
-import ThumbKitCatalog
 import ThumbKitBench
+import ThumbKitCatalog
 import ThumbKitQuality
 
 /// `thumbkit bench decode --job NAME [-j N] FILE...`: reads and decodes each file at the DCT

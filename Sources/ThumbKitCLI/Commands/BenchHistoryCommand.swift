@@ -1,6 +1,6 @@
 import Foundation
-import ThumbKitCatalog
 import ThumbKitBench
+import ThumbKitCatalog
 import ThumbKitQuality
 
 /// `thumbkit bench history`: the saved benchmark runs, newest first, with their date (in the

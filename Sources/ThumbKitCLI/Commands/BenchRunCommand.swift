@@ -1,7 +1,7 @@
 import Foundation
 import ThumbKit
-import ThumbKitCatalog
 import ThumbKitBench
+import ThumbKitCatalog
 import ThumbKitQuality
 
 /// `thumbkit bench [options]`: runs the benchmark, prints the table, writes `--json` and

@@ -1,6 +1,6 @@
 import Foundation
-import ThumbKitCatalog
 import ThumbKitBench
+import ThumbKitCatalog
 import ThumbKitQuality
 
 /// `thumbkit bench show RUN`: the detail view of one saved run (the Weight History detail

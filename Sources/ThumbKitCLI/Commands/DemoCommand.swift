@@ -1,5 +1,5 @@
-import ThumbKitCatalog
 import ThumbKitBench
+import ThumbKitCatalog
 import ThumbKitQuality
 
 /// `thumbkit demo DIR`: draw the demo catalog's pictures and write its import file.

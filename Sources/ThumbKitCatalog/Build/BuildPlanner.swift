@@ -145,7 +145,8 @@ struct BuildPlanner: Sendable {
             let tag = OutputNaming.tag(sourceSHA256: sha, identifier: identifier)
             return style.scales.map { scale in
                 let size = style.stripSize(scale: scale)
-                let name = OutputNaming.taggedFileName(base: "rating-\(rating)-stars", tag: tag, scale: scale, format: .png)
+                let name = OutputNaming.taggedFileName(
+                    base: "rating-\(rating)-stars", tag: tag, scale: scale, format: .png)
                 return PlannedOutput(
                     key: OutputKey(record: record, recipe: identifier, scale: scale), kind: .rating,
                     path: "ratings/\(name)", width: size.width, height: size.height, format: .png,
