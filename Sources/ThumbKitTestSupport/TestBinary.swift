@@ -31,8 +31,16 @@ public enum TestBinary {
     public static func run(_ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil)
         throws -> Run
     {
+        try run(executable: thumbkit, arguments, environment: environment, in: directory)
+    }
+
+    /// Runs any `executable arguments…` to completion with no stdin and captures both outputs
+    /// (`environment` nil: this process's own).
+    public static func run(
+        executable: URL, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil
+    ) throws -> Run {
         let process = Process()
-        process.executableURL = thumbkit
+        process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
         if let directory { process.currentDirectoryURL = directory }

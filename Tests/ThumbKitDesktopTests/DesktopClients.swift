@@ -7,37 +7,15 @@ import ThumbKitTestSupport
 /// missing the test prints a visible NOTICE and skips, except under `CI=true`, where that is a
 /// failure (CI must never pass by skipping).
 enum DesktopClients {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Output = TestBinary.Run
 
     static let python = "/usr/bin/python3"
 
     /// Runs `executable arguments…` with `environment` added to this process's environment.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Each variable is written by one block and read after group.wait(): no data race.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        process.waitUntilExit()
-        group.wait()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try TestBinary.run(
+            executable: URL(fileURLWithPath: executable), arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     /// Runs a Python program with `/usr/bin/python3`; `argv[1…]` are `arguments`.
