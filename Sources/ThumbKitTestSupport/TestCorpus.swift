@@ -81,14 +81,19 @@ public enum TestCorpus {
         [UInt8](try Data(contentsOf: url(for: path)))
     }
 
-    /// Call at the start of a test that needs the corpus. Returns true when it is there. When it
-    /// is missing, prints a visible "NOTICE: … skipping" line and returns false, or, under
-    /// `CI=true`, also records a test failure: CI must never pass by skipping.
+    /// True under `CI=true`, where a missing corpus must fail the tests that need it rather than
+    /// skip them.
+    public static var mustExist: Bool { ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" }
+
+    /// Call at the start of a test that needs the corpus; the test also carries `.needsCorpus`, so
+    /// it only gets here without the corpus under `CI=true`. Returns true when the corpus is
+    /// there. When it is missing, prints a visible "NOTICE: … skipping" line and returns false,
+    /// or, under `CI=true`, also records a test failure: CI must never pass by skipping.
     public static func requireCorpus(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         if isAvailable { return true }
         let message = "test corpus not found at \(root.path); skipping"
         print("NOTICE: \(message)")
-        if ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" {
+        if mustExist {
             Issue.record("CI=true but the \(message)", sourceLocation: sourceLocation)
         }
         return false
@@ -113,4 +118,27 @@ public enum TestCorpus {
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else { return [] }
         return parseManifest(String(decoding: data, as: UTF8.self))
     }()
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Skips the test when the corpus is missing, so it shows as skipped rather than passed; under
+    /// `CI=true` the test runs anyway and ``TestCorpus/requireCorpus(sourceLocation:)`` fails it.
+    /// Parameterised tests whose arguments come from the manifest carry it too: without the corpus
+    /// they have no arguments, and would otherwise pass with no cases (under `CI=true` they show
+    /// as skipped with "No test cases found", while the corpus tests that call `requireCorpus`
+    /// fail the run).
+    public static var needsCorpus: Self {
+        .enabled(
+            if: TestCorpus.isAvailable || TestCorpus.mustExist,
+            "test corpus not found at \(TestCorpus.root.path) (set \(TestCorpus.environmentKey))")
+    }
+}
+
+extension Tag {
+    /// Uses the shared photo corpus (``TestCorpus``): slow in a debug build, absent on some machines.
+    @Tag public static var corpus: Self
+    /// Spawns a real process: the built `thumbkit` binary, or an outside tool such as `gio`.
+    @Tag public static var realProcess: Self
+    /// Kills a process with SIGKILL part way through and checks what it left behind.
+    @Tag public static var kill: Self
 }

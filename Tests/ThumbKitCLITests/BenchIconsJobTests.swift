@@ -26,7 +26,7 @@ struct BenchIconsJobTests {
         return (report, files.filter { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }.count)
     }
 
-    @Test func oneRunOfTheIconsJobReportsTheFullBuildOfTheDemoCatalogAndSavesIt() throws {
+    @Test(.tags(.realProcess)) func oneRunOfTheIconsJobReportsTheFullBuildOfTheDemoCatalogAndSavesIt() throws {
         let folder = try TestBinary.temporaryDirectory("bench-icons")
         defer { try? FileManager.default.removeItem(at: folder) }
         let reference = try Self.referenceBuild(in: folder.appendingPathComponent("reference"))

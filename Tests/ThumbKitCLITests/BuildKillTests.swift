@@ -49,7 +49,7 @@ struct BuildKillTests {
         return problems + (try store.quickCheck())
     }
 
-    @Test func aBuildKilledHalfWayLeavesTheCatalogConsistentAndARerunCompletesIt() throws {
+    @Test(.tags(.realProcess, .kill)) func aBuildKilledHalfWayLeavesTheCatalogConsistentAndARerunCompletesIt() throws {
         guard let binary = Self.binary() else {
             Issue.record("no thumbkit binary next to \(CommandLine.arguments[0]); run 'swift build' first")
             return

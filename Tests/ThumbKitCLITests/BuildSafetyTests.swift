@@ -152,7 +152,7 @@ struct BuildSafetyTests {
     /// The commands that only read work on a catalog nobody may write (a read-only mount, here
     /// a 0444 file in a 0555 folder), run as the unprivileged `nobody` (root writes through any
     /// mode bits); a command that writes says it cannot.
-    @Test func readingCommandsWorkOnACatalogThatCannotBeWritten() async throws {
+    @Test(.tags(.realProcess)) func readingCommandsWorkOnACatalogThatCannotBeWritten() async throws {
         let setpriv = "/usr/bin/setpriv"
         guard geteuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv) else { return }
         let workspace = try CLIWorkspace()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ThumbKit
 import ThumbKitCatalog
+import ThumbKitTestSupport
 
 @testable import ThumbKitCLI
 
@@ -102,7 +103,7 @@ struct CatalogSafetyTests {
 
     /// Run as a child process with a deadline: a regression blocks in `open` or spins on
     /// `/dev/zero`, and the test then fails (the child is killed) instead of hanging.
-    @Test func aFIFOOrDeviceIsRefusedAtOnceNotReadForever() throws {
+    @Test(.tags(.realProcess)) func aFIFOOrDeviceIsRefusedAtOnceNotReadForever() throws {
         let workspace = try CLIWorkspace()
         try workspace.image("img/good.png", seed: 1)
         let fifo = workspace.path("img/fifo.png")

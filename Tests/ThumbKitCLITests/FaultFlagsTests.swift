@@ -24,7 +24,7 @@ struct FaultFlagsTests {
         return env
     }
 
-    @Test func aFullDiskReportsEveryFileItCouldNotWriteAndLeavesOnlyCompleteOutputs() throws {
+    @Test(.tags(.realProcess)) func aFullDiskReportsEveryFileItCouldNotWriteAndLeavesOnlyCompleteOutputs() throws {
         let dir = try Self.fixture(count: 4)
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
@@ -43,7 +43,7 @@ struct FaultFlagsTests {
         #expect(image.buffer.width == 8)
     }
 
-    @Test func stopOnErrorStopsStartingFilesAndSaysHowManyWereNotStarted() throws {
+    @Test(.tags(.realProcess)) func stopOnErrorStopsStartingFilesAndSaysHowManyWereNotStarted() throws {
         let dir = try Self.fixture(count: 5)
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")

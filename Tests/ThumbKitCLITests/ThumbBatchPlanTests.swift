@@ -162,7 +162,7 @@ struct ThumbBatchPlanTests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
     }
 
-    @Test func theDefaultTemplateTakesTheExtensionOfFormat() throws {
+    @Test(.tags(.realProcess)) func theDefaultTemplateTakesTheExtensionOfFormat() throws {
         let dir = try TestBinary.temporaryDirectory("tk-plan")
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.write(GeneratedImages.jpeg(seed: 17), dir.path + "/a.jpg")

@@ -82,7 +82,7 @@ struct ThumbBoxLimitTests {
         #expect(header.width == 32 && header.height == 24)
     }
 
-    @Test(arguments: ["chelsea.png", "astronaut.png"])
+    @Test(.needsCorpus, .tags(.corpus), arguments: ["chelsea.png", "astronaut.png"])
     func aColourProfileWarningIsNotFatalWithFailOnWarning(_ name: String) async throws {
         guard TestCorpus.requireCorpus() else { return }
         let folder = try Self.folder()

@@ -62,7 +62,7 @@ struct ThumbCommandTests {
         }
     }
 
-    @Test func jobsDoNotChangeASingleByte() async throws {
+    @Test(.tags(.corpus)) func jobsDoNotChangeASingleByte() async throws {
         let dir = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
         var inputs = [dir.appendingPathComponent("photo.jpg").path, dir.appendingPathComponent("icon.png").path]
@@ -137,7 +137,7 @@ struct ThumbCommandTests {
     /// The engine issue's acceptance run: every folder of the shared corpus, as the real
     /// binary: exit 1 (the corpus has rejects), one error line per rejected file, nothing written
     /// for them, a thumbnail for every file that must decode.
-    @Test func everyCorpusFolderThroughTheRealBinary() throws {
+    @Test(.needsCorpus, .tags(.corpus, .realProcess)) func everyCorpusFolderThroughTheRealBinary() throws {
         guard TestCorpus.requireCorpus() else { return }
         let out = try TestBinary.temporaryDirectory("tk-corpus")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -175,7 +175,7 @@ struct ThumbCommandTests {
         }
     }
 
-    @Test func theRealBinarySplitsStdoutFromStderrAndHasAVersion() throws {
+    @Test(.tags(.realProcess)) func theRealBinarySplitsStdoutFromStderrAndHasAVersion() throws {
         let version = try TestBinary.run(["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("thumbkit "))
         let usage = try TestBinary.run(["thumb", "--no-such-flag"])

@@ -89,7 +89,7 @@ struct ThumbInputBytesTests {
     }
 
     /// Through the real binary and a shell, so the raw bytes come in through argv.
-    @Test func theRealBinaryTakesRawBytesInArgvAndStdinToStdout() throws {
+    @Test(.tags(.realProcess)) func theRealBinaryTakesRawBytesInArgvAndStdinToStdout() throws {
         let dir = try TestBinary.temporaryDirectory("tk-bytes").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.create(dir, name: Self.latin1Name, contents: GeneratedImages.png(width: 40, height: 30, seed: 5))

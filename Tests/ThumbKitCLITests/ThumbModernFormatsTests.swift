@@ -21,7 +21,7 @@ struct ThumbModernFormatsTests {
         return dir
     }
 
-    @Test(arguments: ["webp", "avif"])
+    @Test(.needsCorpus, .tags(.corpus, .realProcess), arguments: ["webp", "avif"])
     func aBatchOfModernInputsGoesOnPastADamagedFile(_ ext: String) throws {
         guard let dir = try Self.inputs() else { return }
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -40,7 +40,7 @@ struct ThumbModernFormatsTests {
         }
     }
 
-    @Test func formatFlagPicksTheDefaultNameAndLosslessWebP() throws {
+    @Test(.needsCorpus, .tags(.corpus, .realProcess)) func formatFlagPicksTheDefaultNameAndLosslessWebP() throws {
         guard let dir = try Self.inputs() else { return }
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("h.heic").path
@@ -51,15 +51,17 @@ struct ThumbModernFormatsTests {
         #expect(info.output.contains("Format: Lossless"), "\(info.output)")
     }
 
-    @Test(arguments: [
-        ["thumb", "-o", "%s.heic", "x.png"],
-        ["thumb", "--format", "heic", "x.png"],
-        ["thumb", "-o", "%s.gif", "x.png"],
-        ["thumb", "-o", "%s.webp", "--format", "avif", "x.png"],
-        ["thumb", "--lossless", "-o", "%s.jpg", "x.png"],
-        ["thumb", "--avif-speed", "3", "-o", "%s.webp", "x.png"],
-        ["thumb", "--avif-speed", "12", "-o", "%s.avif", "x.png"],
-    ])
+    @Test(
+        .tags(.realProcess),
+        arguments: [
+            ["thumb", "-o", "%s.heic", "x.png"],
+            ["thumb", "--format", "heic", "x.png"],
+            ["thumb", "-o", "%s.gif", "x.png"],
+            ["thumb", "-o", "%s.webp", "--format", "avif", "x.png"],
+            ["thumb", "--lossless", "-o", "%s.jpg", "x.png"],
+            ["thumb", "--avif-speed", "3", "-o", "%s.webp", "x.png"],
+            ["thumb", "--avif-speed", "12", "-o", "%s.avif", "x.png"],
+        ])
     func formatsThumbKitCannotWriteAreUsageErrors(_ arguments: [String]) throws {
         let r = try TestBinary.run(arguments)
         #expect(r.status == 2, "\(r.stderr)")

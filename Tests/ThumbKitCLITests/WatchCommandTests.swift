@@ -12,7 +12,7 @@ import ThumbKitTestSupport
 
 /// End-to-end runs of the real `thumbkit watch` binary on temporary inboxes.
 struct WatchCommandTests {
-    @Test func fiftyDroppedFilesBecomeRecordsDuplicatesAreSkippedAndBadOnesRejected() throws {
+    @Test(.tags(.realProcess)) func fiftyDroppedFilesBecomeRecordsDuplicatesAreSkippedAndBadOnesRejected() throws {
         let site = try WatchSite(small: true)
         let watcher = try site.start(["--settle", "0.2", "-j", "2", "--recipes", "recipes.json"])
         try #require(watcher.waitUntilWatching(), "no 'watching' line: \(watcher.stderr)")
@@ -104,7 +104,7 @@ struct WatchCommandTests {
         }
     }
 
-    @Test(arguments: [("committed", 4, false), ("built", 6, false), ("moved", 3, true)])
+    @Test(.tags(.realProcess, .kill), arguments: [("committed", 4, false), ("built", 6, false), ("moved", 3, true)])
     func aWatcherKilledMidIngestEndsLikeAnUninterruptedRunAfterARestart(phase: String, count: Int, moveDone: Bool)
         throws
     {
@@ -132,7 +132,9 @@ struct WatchCommandTests {
         #expect(actual == expected)
     }
 
-    @Test func aWatcherKilledFromOutsideMidBatchEndsLikeAnUninterruptedRunAfterARestart() throws {
+    @Test(.tags(.realProcess, .kill)) func aWatcherKilledFromOutsideMidBatchEndsLikeAnUninterruptedRunAfterARestart()
+        throws
+    {
         let reference = try WatchSite()
         try reference.dropCrashBatch()
         #expect(try reference.start(["--settle", "0", "--once"]).exitStatus() == 1)
@@ -150,7 +152,7 @@ struct WatchCommandTests {
         #expect(actual == (try reference.view()))
     }
 
-    @Test func sigtermFinishesTheFilesInFlightAndExitsZero() throws {
+    @Test(.tags(.realProcess)) func sigtermFinishesTheFilesInFlightAndExitsZero() throws {
         let site = try WatchSite()
         for index in 1...8 { try site.drop("bugs/Bug \(index).jpg", GeneratedImages.jpeg(seed: index)) }
         let watcher = try site.start(["--settle", "0", "-j", "2"])
@@ -168,7 +170,7 @@ struct WatchCommandTests {
         #expect(summary.ingested == view.records.count)
     }
 
-    @Test func aSecondWatcherIsRefusedAndAKilledOnesLockIsTakenOver() throws {
+    @Test(.tags(.realProcess, .kill)) func aSecondWatcherIsRefusedAndAKilledOnesLockIsTakenOver() throws {
         let site = try WatchSite()
         let first = try site.start([])
         try #require(first.waitUntilWatching(), "\(first.stderr)")

@@ -52,7 +52,7 @@ struct WatchSafetyTests {
         #expect(status == 0, "\(err.text)")
     }
 
-    @Test func deletingTheInboxEndsTheWatcherWithExitOne() throws {
+    @Test(.tags(.realProcess)) func deletingTheInboxEndsTheWatcherWithExitOne() throws {
         let site = try WatchSite()
         let watcher = try site.start(["--settle", "0"])
         try #require(watcher.waitUntilWatching(), "\(watcher.stderr)")
@@ -64,7 +64,7 @@ struct WatchSafetyTests {
         #expect(watcher.events.last?.event == .stopped)
     }
 
-    @Test func movingTheInboxAwayEndsTheWatcherWithExitOne() throws {
+    @Test(.tags(.realProcess)) func movingTheInboxAwayEndsTheWatcherWithExitOne() throws {
         let site = try WatchSite()
         let watcher = try site.start(["--settle", "0", "--poll", "0.2"])
         try #require(watcher.waitUntilWatching(), "\(watcher.stderr)")
@@ -74,7 +74,7 @@ struct WatchSafetyTests {
         #expect(watcher.stderr.contains("the inbox was deleted or moved away"))
     }
 
-    @Test func textLogLinesShowControlCharactersInNamesEscaped() throws {
+    @Test(.tags(.realProcess)) func textLogLinesShowControlCharactersInNamesEscaped() throws {
         let site = try WatchSite()
         let forged = "bugs/x\nthumbkit: ingested Forged.jpg as bug 1\u{1B}[2J\u{1B}[31m.jpg"
         try site.drop(forged, Array("not an image".utf8))

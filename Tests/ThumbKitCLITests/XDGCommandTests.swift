@@ -20,7 +20,7 @@ struct XDGCommandTests {
         (FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? []).sorted()
     }
 
-    @Test func xdgFillsTheCacheThenASecondRunDecodesNothing() throws {
+    @Test(.tags(.realProcess)) func xdgFillsTheCacheThenASecondRunDecodesNothing() throws {
         let dir = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
         let env = ["XDG_CACHE_HOME": dir.path + "/cache", "HOME": dir.path]
@@ -58,13 +58,13 @@ struct XDGCommandTests {
         #expect(prune.stdout.contains("small.png"))
     }
 
-    @Test func usageErrorsExitTwo() throws {
+    @Test(.tags(.realProcess)) func usageErrorsExitTwo() throws {
         #expect(try TestBinary.run(["xdg"]).status == 2)
         #expect(try TestBinary.run(["xdg", "--size", "huge", "x.jpg"]).status == 2)
         #expect(try TestBinary.run(["thumbnailer", "-s", "128", "only-one"]).status == 2)
     }
 
-    @Test func thumbnailerFollowsGdkPixbufThumbnailersConvention() throws {
+    @Test(.tags(.realProcess)) func thumbnailerFollowsGdkPixbufThumbnailersConvention() throws {
         let dir = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
         let photo = dir.path + "/src #1/sub dir ü/a 100%.jpg"

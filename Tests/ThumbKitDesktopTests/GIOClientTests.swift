@@ -44,7 +44,8 @@ struct GIOClientTests {
         return result
     }
 
-    @Test func gioAndGnomeDesktopFindValidThumbnailsForEveryCorpusImageAndSize() throws {
+    @Test(.needsCorpus, .tags(.corpus, .realProcess))
+    func gioAndGnomeDesktopFindValidThumbnailsForEveryCorpusImageAndSize() throws {
         guard TestCorpus.requireCorpus(), DesktopClients.requireGIO(),
             DesktopClients.requireGI("GnomeDesktop", version: "3.0")
         else { return }
@@ -120,7 +121,7 @@ struct GIOClientTests {
         #expect(found == uris.map { cache.path(forURI: $0, size: size) }, "gnome-desktop \(size)")
     }
 
-    @Test func gioLooksUpASymlinkByItsOwnPathAsXDGWritesIt() throws {
+    @Test(.tags(.realProcess)) func gioLooksUpASymlinkByItsOwnPathAsXDGWritesIt() throws {
         guard DesktopClients.requireGIO() else { return }
         let f = try DesktopFixture("tk-gio-link")
         defer { f.remove() }

@@ -30,7 +30,7 @@ struct GnomeSandboxTests {
         return (out.status == 0, out.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    @Test func generateThumbnailRunsOurEntryInsideBubblewrap() throws {
+    @Test(.tags(.realProcess)) func generateThumbnailRunsOurEntryInsideBubblewrap() throws {
         guard DesktopClients.requireGI("GnomeDesktop", version: "3.0") else { return }
         let (works, why) = Self.bubblewrapWorks()
         print("NOTICE: bubblewrap \(works ? "works" : "does not work") here\(why.isEmpty ? "" : ": \(why)")")

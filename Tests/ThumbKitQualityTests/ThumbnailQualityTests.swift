@@ -25,7 +25,7 @@ struct ThumbnailQualityTests {
     /// Every Landscape_N / Portrait_N file shows the same picture once its orientation is applied:
     /// its thumbnail is compared with the orientation-1 file's (the files were re-encoded after
     /// turning, so JPEG noise allows a small mean difference, far below what a wrong turn gives).
-    @Test(arguments: ["Landscape", "Portrait"], 0...8)
+    @Test(.needsCorpus, .tags(.corpus), arguments: ["Landscape", "Portrait"], 0...8)
     func everyOrientationShowsTheSamePicture(_ kind: String, _ n: Int) throws {
         guard TestCorpus.requireCorpus() else { return }
         let options = ResizeOptions(width: 120, height: 80, mode: .fit)
@@ -39,7 +39,7 @@ struct ThumbnailQualityTests {
         #expect(mirrored > 3 * max(mad, 1))
     }
 
-    @Test func ignoringOrientationKeepsTheStoredPixels() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func ignoringOrientationKeepsTheStoredPixels() throws {
         guard TestCorpus.requireCorpus() else { return }
         let path = "jpeg/exif-orientation/Landscape_6.jpg"
         let data = try TestCorpus.bytes(of: path)
@@ -55,7 +55,7 @@ struct ThumbnailQualityTests {
     }
 
     /// Shrink-on-load (a JPEG decoded at n/8) stays close to the full-decode exact reference.
-    @Test(arguments: photoNames.filter { $0.hasSuffix(".jpg") })
+    @Test(.needsCorpus, .tags(.corpus), arguments: photoNames.filter { $0.hasSuffix(".jpg") })
     func shrinkOnLoadStaysCloseToTheFullDecodeReference(_ path: String) throws {
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: path)
@@ -67,7 +67,7 @@ struct ThumbnailQualityTests {
 
     /// The acceptance check of the engine issue: on the corpus photos, ThumbKit's 88×88 fill is
     /// at least as close (mean SSIM) to the exact reference as vipsthumbnail's centre crop.
-    @Test func meanSSIMIsAtLeastVipsthumbnails() throws {
+    @Test(.needsCorpus, .tags(.corpus, .realProcess)) func meanSSIMIsAtLeastVipsthumbnails() throws {
         guard TestCorpus.requireCorpus() else { return }
         guard let vips = Self.which("vipsthumbnail") else {
             if ProcessInfo.processInfo.environment["CI"] == "true" {

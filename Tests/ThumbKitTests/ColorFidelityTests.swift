@@ -27,7 +27,7 @@ struct ColorFidelityTests {
         return try thumbnail(file)
     }
 
-    @Test(arguments: spaces, [ImageFormat.jpeg, .png])
+    @Test(.needsCorpus, .tags(.corpus), arguments: spaces, [ImageFormat.jpeg, .png])
     func profiledPhotoThumbnailsLikeLittleCMSsOwnConversion(
         _ space: ColorFixtures.Space, _ format: ImageFormat
     ) throws {
@@ -73,7 +73,7 @@ struct ColorFidelityTests {
         #expect(ignored.mean > managedDifference.mean + 1)
     }
 
-    @Test func cmykPhotoThumbnailsLikeLittleCMSsOwnConversion() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func cmykPhotoThumbnailsLikeLittleCMSsOwnConversion() throws {
         guard TestCorpus.requireCorpus() else { return }
         guard let press = ColorFixtures.pressProfile() else { return }
         // Given the photo in press CMYK, stored the Adobe way (255 − ink) with the profile.

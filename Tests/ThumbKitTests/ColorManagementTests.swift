@@ -236,7 +236,7 @@ struct ColorManagementTests {
         #expect(SourceColor.jpeg(jpeg) == .srgb)
     }
 
-    @Test func corpusFilesWithProfilesDecode() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func corpusFilesWithProfilesDecode() throws {
         guard TestCorpus.requireCorpus() else { return }
         // Pillow's big profile: 400 kB over seven APP2 markers.
         let big = try TestCorpus.bytes(of: "jpeg/pillow/icc_profile_big.jpg")
@@ -247,7 +247,7 @@ struct ColorManagementTests {
         #expect(twice.colorWarnings.count == 1 && twice.buffer.width == 10)
     }
 
-    @Test(arguments: ["jpg-cmyk-1.jpg", "jpg-cmyk-2.jpg", "ycck.jpg"])
+    @Test(.needsCorpus, .tags(.corpus), arguments: ["jpg-cmyk-1.jpg", "jpg-cmyk-2.jpg", "ycck.jpg"])
     func cmykCorpusFileComesOutPlausibly(_ name: String) throws {
         guard TestCorpus.requireCorpus() else { return }
         let path = "jpeg/jpeg-decoder/" + name

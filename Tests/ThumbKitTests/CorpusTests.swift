@@ -11,7 +11,7 @@ struct CorpusTests {
     static let warningRows = TestCorpus.rows { $0.expected == .decode && $0.isWarning }
     static let pngSuiteXRows = TestCorpus.rows { $0.path.hasPrefix("pngsuite/x") }
 
-    @Test func corpusIsPresentAndEveryListedFileHasItsStatedSize() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func corpusIsPresentAndEveryListedFileHasItsStatedSize() throws {
         guard TestCorpus.requireCorpus() else { return }
         let rows = TestCorpus.allRows
         #expect(rows.count > 400)
@@ -22,7 +22,7 @@ struct CorpusTests {
         }
     }
 
-    @Test(arguments: decodeRows)
+    @Test(.needsCorpus, .tags(.corpus), arguments: decodeRows)
     func decodeRowDecodesToTheManifestSize(_ row: TestCorpus.Row) throws {
         let path = TestCorpus.url(for: row).path
         let data = try TestCorpus.bytes(of: row.path)
@@ -34,7 +34,7 @@ struct CorpusTests {
         #expect(image.header.format.rawValue == row.format)
     }
 
-    @Test(arguments: rejectRows)
+    @Test(.needsCorpus, .tags(.corpus), arguments: rejectRows)
     func rejectRowThrowsADecodeErrorNamingTheFile(_ row: TestCorpus.Row) throws {
         let path = TestCorpus.url(for: row).path
         let data = try TestCorpus.bytes(of: row.path)
@@ -47,20 +47,22 @@ struct CorpusTests {
         #expect(error?.reason.contains("\n") == false)
     }
 
-    @Test(arguments: pngSuiteXRows)
+    @Test(.needsCorpus, .tags(.corpus), arguments: pngSuiteXRows)
     func pngSuiteCorruptFileIsRejected(_ row: TestCorpus.Row) throws {
         #expect(row.expected == .reject)
         let data = try TestCorpus.bytes(of: row.path)
         #expect(throws: DecodeError.self) { try ImageDecoders.decode(data, path: row.path) }
     }
 
-    @Test func everyPngSuiteCorruptFileIsListed() {
+    @Test(.needsCorpus, .tags(.corpus)) func everyPngSuiteCorruptFileIsListed() {
         guard TestCorpus.requireCorpus() else { return }
         // 4 bad signatures, 2 transfer-damaged, 2 bad colour types, 3 bad depths, 2 bad CRCs, no IDAT.
         #expect(Self.pngSuiteXRows.count == 14)
     }
 
-    @Test(arguments: ["jpeg/libjpeg-turbo/monkey12.jpg", "jpeg/libjpeg-turbo/testorig12.jpg"])
+    @Test(
+        .needsCorpus, .tags(.corpus),
+        arguments: ["jpeg/libjpeg-turbo/monkey12.jpg", "jpeg/libjpeg-turbo/testorig12.jpg"])
     func twelveBitJPEGIsUnsupported(_ path: String) throws {
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: path)
@@ -73,13 +75,13 @@ struct CorpusTests {
     /// profile"): never fatal, as the README says of colour-profile warnings.
     static let profileWarningRows = warningRows.filter { $0.note.contains("warning: iCCP:") }
 
-    @Test func theProfileWarningRowsIncludeThePhotos() {
+    @Test(.needsCorpus, .tags(.corpus)) func theProfileWarningRowsIncludeThePhotos() {
         guard TestCorpus.requireCorpus() else { return }
         #expect(
             Set(Self.profileWarningRows.map(\.path)).isSuperset(of: ["photos/chelsea.png", "photos/astronaut.png"]))
     }
 
-    @Test(arguments: profileWarningRows)
+    @Test(.needsCorpus, .tags(.corpus), arguments: profileWarningRows)
     func colourProfileWarningRowDecodesEvenWhenWarningsAreFatal(_ row: TestCorpus.Row) throws {
         let data = try TestCorpus.bytes(of: row.path)
         let lenient = try ImageDecoders.decode(data, path: row.path)
@@ -88,7 +90,7 @@ struct CorpusTests {
         #expect(strict.buffer == lenient.buffer)
     }
 
-    @Test(arguments: warningRows.filter { !profileWarningRows.contains($0) })
+    @Test(.needsCorpus, .tags(.corpus), arguments: warningRows.filter { !profileWarningRows.contains($0) })
     func warningRowDecodesWithAWarningAndFailsWhenWarningsAreFatal(_ row: TestCorpus.Row) throws {
         let data = try TestCorpus.bytes(of: row.path)
         let image = try ImageDecoders.decode(data, path: row.path)
@@ -105,14 +107,14 @@ struct CorpusTests {
         #expect(reason == image.warnings.first)
     }
 
-    @Test(arguments: TestCorpus.rows { $0.expected == .decode && !$0.isWarning })
+    @Test(.needsCorpus, .tags(.corpus), arguments: TestCorpus.rows { $0.expected == .decode && !$0.isWarning })
     func cleanRowDecodesWithoutWarningsEvenWhenWarningsAreFatal(_ row: TestCorpus.Row) throws {
         let data = try TestCorpus.bytes(of: row.path)
         let image = try ImageDecoders.decode(data, path: row.path, options: DecodeOptions(failOnWarning: true))
         #expect(image.warnings.isEmpty)
     }
 
-    @Test func bigPNGHeaderIsReadWithoutDecodingItsPixels() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func bigPNGHeaderIsReadWithoutDecodingItsPixels() throws {
         guard TestCorpus.requireCorpus() else { return }
         let path = "corrupt/big-png/spark.png"
         let header = try ImageDecoders.readHeader(try TestCorpus.bytes(of: path), path: path)
@@ -120,7 +122,7 @@ struct CorpusTests {
         #expect(header.width * header.height > ImageLimits.defaultMaxPixels)
     }
 
-    @Test(arguments: ["corrupt/big-png/spark.png", "corrupt/jpeg-decoder/max_size.jpg"])
+    @Test(.needsCorpus, .tags(.corpus), arguments: ["corrupt/big-png/spark.png", "corrupt/jpeg-decoder/max_size.jpg"])
     func gigapixelFileIsRefusedAsOverLimit(_ path: String) throws {
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: path)
@@ -131,7 +133,7 @@ struct CorpusTests {
         }
     }
 
-    @Test(arguments: TestCorpus.rows { $0.path.hasPrefix("jpeg/exif-orientation/") })
+    @Test(.needsCorpus, .tags(.corpus), arguments: TestCorpus.rows { $0.path.hasPrefix("jpeg/exif-orientation/") })
     func exifOrientationExampleReportsItsTag(_ row: TestCorpus.Row) throws {
         // Landscape_N / Portrait_N carry tag N; 0 means no tag, which reads as .up.
         let stem = URL(fileURLWithPath: row.path).deletingPathExtension().lastPathComponent

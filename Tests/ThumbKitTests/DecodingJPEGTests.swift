@@ -41,9 +41,12 @@ struct DecodingJPEGTests {
     }
 
     // testorig.jpg is 227×149: odd sizes, so every scale rounds up.
-    @Test(arguments: [
-        (1, 29, 19), (2, 57, 38), (3, 86, 56), (4, 114, 75), (5, 142, 94), (6, 171, 112), (7, 199, 131), (8, 227, 149),
-    ])
+    @Test(
+        .needsCorpus, .tags(.corpus),
+        arguments: [
+            (1, 29, 19), (2, 57, 38), (3, 86, 56), (4, 114, 75), (5, 142, 94), (6, 171, 112), (7, 199, 131),
+            (8, 227, 149),
+        ])
     func shrinkOnLoadRoundsOddSizesUp(_ numerator: Int, _ width: Int, _ height: Int) throws {
         guard TestCorpus.requireCorpus() else { return }
         let path = "jpeg/libjpeg-turbo/testorig.jpg"
@@ -53,7 +56,9 @@ struct DecodingJPEGTests {
         #expect(ImageDecoders.scaledLength(227, numerator: numerator) == width)
     }
 
-    @Test(arguments: ["plasma_Volna_5120x2880.jpg", "lomiri16_friends_by_Aitzol_Berasategi.jpg"])
+    @Test(
+        .needsCorpus, .tags(.corpus),
+        arguments: ["plasma_Volna_5120x2880.jpg", "lomiri16_friends_by_Aitzol_Berasategi.jpg"])
     func bigPhotoDecodesAtOneEighth(_ name: String) throws {
         guard TestCorpus.requireCorpus() else { return }
         let path = "photos/" + name
@@ -65,7 +70,7 @@ struct DecodingJPEGTests {
         #expect(header.isProgressive)
     }
 
-    @Test(arguments: ["testimgari.jpg", "testimgp.jpg"])
+    @Test(.needsCorpus, .tags(.corpus), arguments: ["testimgari.jpg", "testimgp.jpg"])
     func arithmeticAndProgressiveFilesMatchTheirBaselineTwin(_ name: String) throws {
         // testimgint, testimgari and testimgp hold the same coefficients, entropy-coded three ways.
         guard TestCorpus.requireCorpus() else { return }
@@ -75,7 +80,7 @@ struct DecodingJPEGTests {
         #expect(other.buffer == baseline.buffer)
     }
 
-    @Test func grayscaleJPEGComesOutAsOpaqueGrayRGBA() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func grayscaleJPEGComesOutAsOpaqueGrayRGBA() throws {
         guard TestCorpus.requireCorpus() else { return }
         let path = "jpeg/libjpeg-turbo/testimggray.jpg"
         let image = try ImageDecoders.decode(try TestCorpus.bytes(of: path), path: path, minimumScale: 0.25)
@@ -89,7 +94,7 @@ struct DecodingJPEGTests {
         #expect(Set(p.enumerated().filter { $0.offset % 4 == 0 }.map(\.element)).count > 16)
     }
 
-    @Test func adobeCMYKTextComesOutInItsInkColours() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func adobeCMYKTextComesOutInItsInkColours() throws {
         // jpg-cmyk-2.jpg: the words cyan, yellow, magenta and black on white, Adobe-inverted CMYK.
         guard TestCorpus.requireCorpus() else { return }
         let path = "jpeg/jpeg-decoder/jpg-cmyk-2.jpg"

@@ -168,7 +168,7 @@ struct ExifReaderTests {
         #expect(ExifReader.orientation(inPNG: lying) == nil)
     }
 
-    @Test func pngSuiteEXIfSampleReadsAsUp() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func pngSuiteEXIfSampleReadsAsUp() throws {
         // exif2c08.png carries a big-endian eXIf chunk with orientation 1.
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: "pngsuite/exif2c08.png")

@@ -21,7 +21,7 @@ struct JPEGRowDecodingTests {
         return (pixels, decoded)
     }
 
-    @Test(arguments: jpegRows)
+    @Test(.needsCorpus, .tags(.corpus), arguments: jpegRows)
     func rowsAreTheWholeDecodesBytesAndFailuresAreItsFailures(_ row: TestCorpus.Row) throws {
         let data = try TestCorpus.bytes(of: row.path)
         for numerator in [1, 3, 8] {
@@ -47,7 +47,7 @@ struct JPEGRowDecodingTests {
         }
     }
 
-    @Test func decodableFilesAreCovered() {
+    @Test(.needsCorpus, .tags(.corpus)) func decodableFilesAreCovered() {
         guard TestCorpus.requireCorpus() else { return }
         #expect(Self.jpegRows.filter { $0.expected == .decode }.count > 40)
         #expect(Self.jpegRows.contains { $0.note.contains("progressive") && $0.expected == .decode })

@@ -8,7 +8,7 @@ import ThumbKitTestSupport
 /// WebP, HEIC and AVIF input: detection from bytes, decoding close to the source PNG,
 /// orientation (libheif's irot applied once, EXIF never on top), limits, deadlines, bad files.
 struct ModernFormatDecodeTests {
-    @Test(arguments: ModernFormatFixtures.cases)
+    @Test(.needsCorpus, .tags(.corpus), arguments: ModernFormatFixtures.cases)
     func decodesCloseToTheSourcePNG(_ item: ModernFormatFixtures.Case) throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let data = try fixtures.bytes(item.file)
@@ -27,7 +27,7 @@ struct ModernFormatDecodeTests {
         }
     }
 
-    @Test func heifExifOrientationIsReadButNeverAppliedOnTopOfIrot() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func heifExifOrientationIsReadButNeverAppliedOnTopOfIrot() throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         for name in ["exif6.heic", "irot-exif6.avif"] {
             let data = try fixtures.bytes(name)
@@ -44,7 +44,7 @@ struct ModernFormatDecodeTests {
         #expect(plain.images[0].width == 90 && plain.images[0].height == 60)
     }
 
-    @Test func animatedWebPGivesItsFirstFrame() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func animatedWebPGivesItsFirstFrame() throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let data = try fixtures.bytes("animated.webp")
         let parsed = try ImageDecoders.WebP.readHeaderAndProfile(data, path: "animated.webp")
@@ -54,14 +54,14 @@ struct ModernFormatDecodeTests {
         #expect(decoded.buffer != fixtures.sources["second"]!)
     }
 
-    @Test func tenBitAVIFIsReportedAndReducedToEightBits() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func tenBitAVIFIsReportedAndReducedToEightBits() throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let parsed = try ImageDecoders.HEIF.parse(
             try fixtures.bytes("deep10.avif"), format: .avif, path: "deep10.avif", limits: ImageLimits())
         #expect(parsed.bitDepth == 10)
     }
 
-    @Test func wideGamutNclxWithoutICCIsAColourWarning() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func wideGamutNclxWithoutICCIsAColourWarning() throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let p3 = fixtures.folder.appendingPathComponent("nclx-p3.avif").path
         try CodecTools.mustRun(
@@ -89,7 +89,7 @@ struct ModernFormatDecodeTests {
         #expect(ImageFormat.sniff(ftyp("qt  ", [])) == nil)
     }
 
-    @Test func hugeHeadersAreRefusedBeforeAllocation() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func hugeHeadersAreRefusedBeforeAllocation() throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         // A lossy WebP whose VP8 frame header says 16383×16383 (1 GiB of RGBA if allocated).
         var webp = try fixtures.bytes("lossy.webp")
@@ -122,7 +122,7 @@ struct ModernFormatDecodeTests {
         }
     }
 
-    @Test(arguments: ["lossy.webp", "animated.webp", "plain.heic", "alpha.avif"])
+    @Test(.needsCorpus, .tags(.corpus), arguments: ["lossy.webp", "animated.webp", "plain.heic", "alpha.avif"])
     func passedDeadlineStopsTheDecode(_ name: String) throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let data = try fixtures.bytes(name)
@@ -134,7 +134,7 @@ struct ModernFormatDecodeTests {
     }
 
     /// Truncated and corrupted copies of every generated file: one DecodeError each, no crash.
-    @Test(arguments: ModernFormatFixtures.cases)
+    @Test(.needsCorpus, .tags(.corpus), arguments: ModernFormatFixtures.cases)
     func damagedFilesGiveOneClearError(_ item: ModernFormatFixtures.Case) throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let data = try fixtures.bytes(item.file)

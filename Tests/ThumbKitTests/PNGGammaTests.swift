@@ -13,12 +13,12 @@ import ThumbKitTestSupport
 struct PNGGammaTests {
     static let files = TestCorpus.rows { $0.path.hasPrefix("pngsuite/g") }.map(\.path)
 
-    @Test func everyPngSuiteGammaFileIsListed() {
+    @Test(.needsCorpus, .tags(.corpus)) func everyPngSuiteGammaFileIsListed() {
         guard TestCorpus.requireCorpus() else { return }
         #expect(Self.files.count == 18)  // six gammas × gray 16-bit, RGB 8-bit, palette 4-bit
     }
 
-    @Test(arguments: files)
+    @Test(.needsCorpus, .tags(.corpus), arguments: files)
     func gammaFileDecodesToTheSRGBOfItsLinearLight(_ path: String) throws {
         let data = try TestCorpus.bytes(of: path)
         // PngSuite's file gammas by name: g03 is 0.35, g04 0.45, … g25 2.50.
@@ -38,7 +38,7 @@ struct PNGGammaTests {
         #expect(worst <= (path.contains("n0g16") ? 3 : 1), "\(path): off by \(worst)")
     }
 
-    @Test func untaggedSixteenBitPNGIsSRGBNotLinearLight() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func untaggedSixteenBitPNGIsSRGBNotLinearLight() throws {
         guard TestCorpus.requireCorpus() else { return }
         // basn0g16 says gAMA 1.0 (linear); without that chunk it is an untagged 16-bit file,
         // which browsers show as sRGB (libpng's simplified API alone would take it as linear).
@@ -52,7 +52,7 @@ struct PNGGammaTests {
         }
     }
 
-    @Test func keptProfileOfAGammaFileDescribesLibpngsOutput() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func keptProfileOfAGammaFileDescribesLibpngsOutput() throws {
         guard TestCorpus.requireCorpus() else { return }
         // g10 (linear): libpng outputs linear^(1/2.2); the kept profile says exactly that.
         let path = "pngsuite/g10n2c08.png"

@@ -22,7 +22,7 @@ struct PNGRowDecodingTests {
         return (pixels, decoded)
     }
 
-    @Test(arguments: pngRows)
+    @Test(.needsCorpus, .tags(.corpus), arguments: pngRows)
     func rowsAreTheSimplifiedAPIsBytesAndFailuresAreItsFailures(_ row: TestCorpus.Row) throws {
         let data = try TestCorpus.bytes(of: row.path)
         // Both paths read the header first; interlaced files are still decoded whole.
@@ -46,7 +46,7 @@ struct PNGRowDecodingTests {
         }
     }
 
-    @Test func decodableNonInterlacedFilesAreCovered() {
+    @Test(.needsCorpus, .tags(.corpus)) func decodableNonInterlacedFilesAreCovered() {
         guard TestCorpus.requireCorpus() else { return }
         // PngSuite alone has about a hundred: make sure the identity test above is not vacuous.
         let covered = Self.pngRows.filter { $0.expected == .decode && !$0.note.contains("interlaced") }

@@ -38,15 +38,17 @@ struct ProgressiveDCDecodingTests {
         #expect(firstMismatch(fast.pixels, try Self.wholeFile(data)) == nil)
     }
 
-    @Test(arguments: [
-        ("jpeg/libjpeg-turbo/testimgp.jpg", Route.filtered),
-        ("jpeg/jpeg-decoder/non-interleaved-mcu.jpg", .filtered),
-        ("jpeg/jpeg-decoder/progressive-missing-ac.jpg", .direct),
-        ("jpeg/pillow/icc_profile_big.jpg", .direct),
-        ("photos/plasma_ColorfulCups_2560x1600.jpg", .transcoded),
-        ("photos/lomiri16_aitzgorri_by_Aitzol_Berasategi.jpg", .transcoded),
-        ("photos/lomiri16_friends_by_Aitzol_Berasategi.jpg", .filtered),
-    ])
+    @Test(
+        .needsCorpus, .tags(.corpus),
+        arguments: [
+            ("jpeg/libjpeg-turbo/testimgp.jpg", Route.filtered),
+            ("jpeg/jpeg-decoder/non-interleaved-mcu.jpg", .filtered),
+            ("jpeg/jpeg-decoder/progressive-missing-ac.jpg", .direct),
+            ("jpeg/pillow/icc_profile_big.jpg", .direct),
+            ("photos/plasma_ColorfulCups_2560x1600.jpg", .transcoded),
+            ("photos/lomiri16_aitzgorri_by_Aitzol_Berasategi.jpg", .transcoded),
+            ("photos/lomiri16_friends_by_Aitzol_Berasategi.jpg", .filtered),
+        ])
     func corpusFileDecodesToTheSameBytesAsTheWholeFile(_ path: String, _ route: Route) throws {
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: path)

@@ -30,11 +30,13 @@ struct ProgressiveReducedDecodingTests {
         }
     }
 
-    @Test(arguments: [
-        "jpeg/libjpeg-turbo/testimgp.jpg", "jpeg/jpeg-decoder/non-interleaved-mcu.jpg",
-        "jpeg/pillow/icc_profile_big.jpg",
-        "photos/lomiri16_aitzgorri_by_Aitzol_Berasategi.jpg",
-    ])
+    @Test(
+        .needsCorpus, .tags(.corpus),
+        arguments: [
+            "jpeg/libjpeg-turbo/testimgp.jpg", "jpeg/jpeg-decoder/non-interleaved-mcu.jpg",
+            "jpeg/pillow/icc_profile_big.jpg",
+            "photos/lomiri16_aitzgorri_by_Aitzol_Berasategi.jpg",
+        ])
     func corpusFileDecodesToTheSameBytesAsTheWholeFile(_ path: String) throws {
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: path)
@@ -44,7 +46,7 @@ struct ProgressiveReducedDecodingTests {
         }
     }
 
-    @Test func incompleteFileIsLeftToLibjpeg() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func incompleteFileIsLeftToLibjpeg() throws {
         // No AC scan at all: libjpeg's block smoothing would invent AC values, so no reduced path.
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: "jpeg/jpeg-decoder/progressive-missing-ac.jpg")
@@ -94,7 +96,7 @@ struct ProgressiveReducedDecodingTests {
         #expect(Array(order.suffix(4)) == [47, 55, 62, 63])
     }
 
-    @Test func smallFilesStayWithLibjpegAndBigOnesAreDecodedReduced() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func smallFilesStayWithLibjpegAndBigOnesAreDecodedReduced() throws {
         // The reduced path only pays off in memory: below 16 MiB of libjpeg buffer it is not used.
         let small = try TestImages.bytes(of: "ycc444-progressive-restart3-75x53.jpg")
         #expect(ImageDecoders.JPEG.decodeProgressiveFast(small, scaleNumerator: 3) == nil)

@@ -44,7 +44,7 @@ struct StreamingColorTests {
         return [UInt8](UnsafeBufferPointer(start: out, count: size))
     }
 
-    @Test func taggedJPEGsGiveTheSameThumbnailsRowByRow() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func taggedJPEGsGiveTheSameThumbnailsRowByRow() throws {
         guard TestCorpus.requireCorpus() else { return }
         let photo = try ColorFixtures.photo()
         let adobe = ColorFixtures.icc(ColorFixtures.adobeRGB)
@@ -70,7 +70,7 @@ struct StreamingColorTests {
         }
     }
 
-    @Test func cmykAndGrayJPEGsGiveTheSameThumbnailsRowByRow() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func cmykAndGrayJPEGsGiveTheSameThumbnailsRowByRow() throws {
         guard TestCorpus.requireCorpus() else { return }
         let photo = try ColorFixtures.photo()
         // Inverted CMYK as Photoshop stores it; with and without a CMYK profile (the fallback).
@@ -90,7 +90,7 @@ struct StreamingColorTests {
             name: "gray-linear.jpg")
     }
 
-    @Test func taggedPNGsGiveTheSameThumbnailsRowByRow() throws {
+    @Test(.needsCorpus, .tags(.corpus)) func taggedPNGsGiveTheSameThumbnailsRowByRow() throws {
         guard TestCorpus.requireCorpus() else { return }
         let photo = try ColorFixtures.photo()
         let p3 = ColorFixtures.icc(ColorFixtures.displayP3)

@@ -83,10 +83,12 @@ struct ThumbnailerTests {
         }
     }
 
-    @Test(arguments: [
-        "photos/plasma_ColorfulCups_2560x1600.jpg", "photos/lomiri16_friends_by_Aitzol_Berasategi.jpg",
-        "photos/chelsea.png", "pngsuite/basn6a16.png", "pngsuite/tbrn2c08.png",
-    ])
+    @Test(
+        .needsCorpus, .tags(.corpus),
+        arguments: [
+            "photos/plasma_ColorfulCups_2560x1600.jpg", "photos/lomiri16_friends_by_Aitzol_Berasategi.jpg",
+            "photos/chelsea.png", "pngsuite/basn6a16.png", "pngsuite/tbrn2c08.png",
+        ])
     func corpusImagesMatchTheStraightforwardPath(_ path: String) throws {
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: path)
