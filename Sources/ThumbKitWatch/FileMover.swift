@@ -15,12 +15,11 @@ enum FileMover {
     /// - Throws: `WatchError.io`; the source is then still where it was.
     static func move(_ source: String, to target: String) throws(WatchError) {
         let folder = (target as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: folder, reason: "cannot create folder")
+        // Paths are PathBytes strings: every system call gets their exact bytes.
+        if let reason = FileIO.makeFolders(folder) {
+            throw .io(path: folder, reason: "cannot create folder: \(reason)")
         }
-        if rename(source, target) == 0 { return }
+        if PathBytes.withCString(source, { s in PathBytes.withCString(target) { rename(s, $0) } }) == 0 { return }
         guard errno == EXDEV else {
             throw .io(path: source, reason: "cannot move to \(target): \(WatchError.errnoText())")
         }
@@ -29,6 +28,6 @@ enum FileMover {
         } catch {
             throw .io(path: source, reason: "cannot copy to \(target): \(error)")
         }
-        unlink(source)
+        _ = PathBytes.withCString(source) { unlink($0) }
     }
 }

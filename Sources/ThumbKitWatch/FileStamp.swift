@@ -35,7 +35,9 @@ public struct FileStamp: Sendable, Hashable {
     /// there is no such file or it is not a regular file (a folder, a link, a device).
     public static func of(_ path: String) -> FileStamp? {
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard PathBytes.withCString(path, { lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return nil
+        }
         return FileStamp(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
@@ -60,7 +62,9 @@ struct FolderIdentity: Sendable, Hashable {
     /// The identity of the folder at `path`; nil when there is no folder there.
     static func of(_ path: String) -> FolderIdentity? {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        guard PathBytes.withCString(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            return nil
+        }
         return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 }

@@ -187,7 +187,7 @@ extension InboxIngestor {
                     finished[finished.count - 1] = IngestEvent(
                         .recovered, path: shown(relativePath), record: record.description,
                         reason: "finished an ingest the previous watcher left half-done", outputs: last.outputs,
-                        movedTo: image.path)
+                        movedTo: PathBytes.display(image.path))
                 }
                 events += finished
             } else {

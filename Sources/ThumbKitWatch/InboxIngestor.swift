@@ -67,12 +67,14 @@ public struct InboxIngestor: Sendable {
     }
 
     /// `<inbox as given>/<relativePath>`, for event lines.
-    func shown(_ relativePath: String) -> String { inbox == "/" ? "/" + relativePath : inbox + "/" + relativePath }
+    func shown(_ relativePath: String) -> String {
+        PathBytes.display(inbox == "/" ? "/" + relativePath : inbox + "/" + relativePath)
+    }
 
     /// An absolute path inside the inbox as ``shown(_:)`` shows it; other paths unchanged.
     func shown(absolute path: String) -> String {
         let prefix = absoluteInbox == "/" ? "/" : absoluteInbox + "/"
-        return path.hasPrefix(prefix) ? shown(String(path.dropFirst(prefix.count))) : path
+        return path.hasPrefix(prefix) ? shown(String(path.dropFirst(prefix.count))) : PathBytes.display(path)
     }
 
     /// The absolute path of an inbox file.
@@ -157,8 +159,9 @@ public struct InboxIngestor: Sendable {
 
         var events: [IngestEvent] = []
         var rating: Rating?
-        if case .bug(let title) = target {
-            let sidecar = InboxLayout.sidecarPath(forBugTitle: title)
+        if case .bug = target {
+            // Next to the image, by its file name's bytes (the title is their escaped form).
+            let sidecar = InboxLayout.splitExtension(relativePath).stem + ".json"
             do {
                 rating = try SidecarRating.read(at: absolute(sidecar))
             } catch {
@@ -232,7 +235,7 @@ public struct InboxIngestor: Sendable {
         return [
             IngestEvent(
                 .ingested, path: shown(relativePath), record: record.description, outputs: outputs,
-                movedTo: image == source ? nil : image)
+                movedTo: image == source ? nil : PathBytes.display(image))
         ]
     }
 

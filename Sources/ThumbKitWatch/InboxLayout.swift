@@ -64,7 +64,10 @@ public enum InboxLayout {
         guard let name = parts.last else { return .ignored(reason: layoutReason) }
         if parts.dropLast().contains(where: { $0.hasPrefix(".") }) { return .hidden }
         if isTemporaryName(name) { return .temporary }
-        let (stem, ext) = splitExtension(name)
+        // Names are PathBytes strings; a record's title or name is their escaped display form
+        // (`caf\xE9`), so it is valid text in the catalog and in outputs.
+        let (rawStem, ext) = splitExtension(name)
+        let stem = PathBytes.display(rawStem)
         let isImage = ext.map { imageExtensions.contains($0.lowercased()) } ?? false
         switch (parts.first, parts.count) {
         case (bugsFolder, 2):
@@ -72,7 +75,7 @@ public enum InboxLayout {
             if ext?.lowercased() == "json" { return .sidecar(bugTitle: stem) }
             return .ignored(reason: "not a .png, .jpg, .jpeg, .webp, .heic, .heif or .avif file")
         case (foodsFolder, 3):
-            if isImage { return .image(.food(category: parts[1], name: stem)) }
+            if isImage { return .image(.food(category: PathBytes.display(parts[1]), name: stem)) }
             return .ignored(reason: "not a .png, .jpg, .jpeg, .webp, .heic, .heif or .avif file")
         default:
             return .ignored(reason: layoutReason)

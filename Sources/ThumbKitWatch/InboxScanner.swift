@@ -33,19 +33,14 @@ struct InboxScanner {
         }
         visit(.folder(folder))
         let full = folder.isEmpty ? root : root + "/" + folder
-        guard let dir = opendir(full) else { return }  // Vanished meanwhile: nothing to report.
+        // Vanished meanwhile: nothing to report.
+        guard let dir = PathBytes.withCString(full, { opendir($0) }) else { return }
         defer { closedir(dir) }
         var subfolders: [String] = []
         while let entry = readdir(dir) {
-            let name: String
-            switch Self.name(of: entry) {
-            case .valid(let valid): name = valid
-            case .invalid(let shown):
-                // No String path can name this file, so it cannot be processed; say so.
-                let path = folder.isEmpty ? shown : folder + "/" + shown
-                visit(.skipped(path, reason: "the name is not valid UTF-8; rename it to have it ingested"))
-                continue
-            }
+            // Names are bytes: one that is not UTF-8 is carried as a PathBytes string and
+            // ingested like any other.
+            let name = Self.name(of: entry)
             guard !name.hasPrefix(".") else { continue }
             let path = folder.isEmpty ? name : folder + "/" + name
             switch Self.kind(of: entry, at: full + "/" + name) {
@@ -76,7 +71,7 @@ struct InboxScanner {
         case Int32(DT_LNK): return .link
         case Int32(DT_UNKNOWN):
             var info = stat()
-            guard lstat(path, &info) == 0 else { return .other }
+            guard PathBytes.withCString(path, { lstat($0, &info) }) == 0 else { return .other }
             switch info.st_mode & S_IFMT {
             case S_IFDIR: return .folder
             case S_IFREG: return .file
@@ -87,47 +82,8 @@ struct InboxScanner {
         }
     }
 
-    private enum Name {
-        case valid(String)
-        /// Not valid UTF-8 (no Swift path API can open it): the name for display, each byte
-        /// that is not part of valid UTF-8 written as `\xNN`.
-        case invalid(String)
-    }
-
-    private static func name(of entry: UnsafeMutablePointer<dirent>) -> Name {
-        withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-            let bytes = raw.prefix { $0 != 0 }
-            if let name = String(validating: bytes, as: UTF8.self) { return .valid(name) }
-            return .invalid(escapedName(Array(bytes)))
-        }
-    }
-
-    /// `bytes` as text: valid UTF-8 as it is, every other byte as `\xNN`.
-    static func escapedName(_ bytes: [UInt8]) -> String {
-        var text = ""
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        loop: while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
-                offset += encoded.count
-            case .error(let length):
-                for byte in bytes[offset..<(offset + length)] {
-                    text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-                }
-                offset += length
-            case .emptyInput:
-                break loop
-            }
-        }
-        return text
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
+    /// The entry's name as a ``PathBytes`` string (its exact bytes, whatever they are).
+    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafeBytes(of: &entry.pointee.d_name) { raw in PathBytes.string(raw.prefix { $0 != 0 }) }
     }
 }

@@ -58,7 +58,7 @@ final class InotifyWatcher: InboxWatching {
         let key = FilePathKey(relativePath)
         if watches[key] != nil { return nil }
         let full = relativePath.isEmpty ? root : root + "/" + relativePath
-        let wd = inotify_add_watch(fd, full, Self.mask)
+        let wd = PathBytes.withCString(full) { inotify_add_watch(fd, $0, Self.mask) }
         guard wd >= 0 else {
             if errno == ENOSPC {
                 return
@@ -83,7 +83,7 @@ final class InotifyWatcher: InboxWatching {
             if count == 0 { break }
             let parsed = buffer.withUnsafeBytes { InotifyEvent.parse(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             for event in parsed.events { translate(event, into: &changes) }
-            // A name that is not UTF-8 is dropped by the parse: a rescan finds it and says so.
+            // A name that is not UTF-8 is dropped by the parse: a rescan finds it and ingests it.
             if parsed.truncated || parsed.invalidNames > 0 { changes.append(.rescan) }
         }
         return changes

@@ -31,10 +31,8 @@ struct RejectedFolder: Sendable {
     func reject(_ path: String, name: String, reason: String, origin: String, sha256: String) throws(WatchError)
         -> String
     {
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .io(path: folder, reason: "cannot create the rejected folder")
+        if let why = FileIO.makeFolders(folder) {
+            throw .io(path: folder, reason: "cannot create the rejected folder: \(why)")
         }
         let target = freeName(for: name)
         try FileMover.move(path, to: target)
@@ -48,7 +46,7 @@ struct RejectedFolder: Sendable {
     /// names of the files whose notes were written.
     func repairNotes(known: (String) -> (origin: String, reason: String)?) -> [String] {
         _ = FileIO.removeStaleTemporaries(in: folder)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        guard let names = InputCollector.names(in: folder) else { return [] }  // Names as bytes.
         let present = Set(names.map(FilePathKey.init))  // Bytes: an NFD name's note is not an NFC name's.
         var repaired: [String] = []
         for name in names.sorted()
@@ -70,7 +68,7 @@ struct RejectedFolder: Sendable {
     /// Writes `<path>.error.txt`. A note that cannot be written is not worth failing over: the
     /// file is safe, and the event line and the catalog both carry the reason.
     private func writeNote(for path: String, origin: String, reason: String, sha256: String) {
-        var note = "\(origin): \(reason)\n"
+        var note = "\(PathBytes.display(origin)): \(reason)\n"
         if !sha256.isEmpty { note += "sha256: \(sha256)\n" }
         note += "rejected: \(Timestamp.string(from: Date())) by thumbkit watch\n"
         try? FileIO.writeAtomically(Array(note.utf8), to: path + ".error.txt")
@@ -84,10 +82,15 @@ struct RejectedFolder: Sendable {
         let limit = DerivedName.maxAtomicBytes - Self.noteSuffix.utf8.count
         var candidate = folder + "/" + DerivedName.fit(stem: stem, ext: ext, limit: limit)
         var number = 2
-        while access(candidate, F_OK) == 0 || access(candidate + Self.noteSuffix, F_OK) == 0 {
+        while Self.exists(candidate) || Self.exists(candidate + Self.noteSuffix) {
             candidate = folder + "/" + DerivedName.fit(stem: stem, suffix: " (\(number))", ext: ext, limit: limit)
             number += 1
         }
         return candidate
+    }
+
+    /// Whether anything is at `path` (a ``PathBytes`` string).
+    private static func exists(_ path: String) -> Bool {
+        PathBytes.withCString(path) { access($0, F_OK) } == 0
     }
 }

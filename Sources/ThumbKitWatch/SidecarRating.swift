@@ -24,7 +24,9 @@ public enum SidecarRating {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = Data(try FileIO.read(path, maxBytes: maxBytes))
+        } catch .empty {
+            data = Data()
         } catch {
             throw CatalogError.io(path: path, reason: "cannot read")
         }

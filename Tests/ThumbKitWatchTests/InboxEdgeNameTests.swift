@@ -75,30 +75,90 @@ struct InboxEdgeNameTests {
         #expect(Set(titles) == [Array("Caf\u{E9}".utf8), Array("Cafe\u{301}".utf8)])
     }
 
-    @Test func aNameThatIsNotUTF8IsNoticedWithItsBytesEscaped() throws {
+    /// Writes `content` to the file whose path is exactly `path` (bytes, not text), making its
+    /// folder first: the system calls take the bytes themselves, not a Swift path.
+    private func writeRaw(_ path: [UInt8], _ content: [UInt8]) throws {
+        func cString(_ bytes: [UInt8]) -> [CChar] { bytes.map { CChar(bitPattern: $0) } + [0] }
+        if let slash = path.lastIndex(of: 0x2F) {
+            let folder = Array(path[..<slash])
+            _ = cString(folder).withUnsafeBufferPointer { mkdir($0.baseAddress!, 0o755) }
+        }
+        let fd = cString(path).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        try #require(fd >= 0)
+        #expect(write(fd, content, content.count) == content.count)
+        close(fd)
+    }
+
+    /// Whether a file exists at exactly the path `bytes`.
+    private func existsRaw(_ bytes: [UInt8]) -> Bool {
+        (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { access($0.baseAddress!, F_OK) } == 0
+    }
+
+    @Test func aBugNameThatIsNotUTF8IsIngestedAndShownEscaped() throws {
         let workspace = try TestWorkspace()
         try workspace.write("inbox/bugs/Good.jpg", GeneratedImages.jpeg(width: 16, height: 12, seed: 1))
         // `L\xFFa.jpg`: 0xFF is never part of UTF-8.
-        let raw = Array(workspace.path("inbox/bugs/").utf8) + [0x4C, 0xFF, 0x61, 0x2E, 0x6A, 0x70, 0x67, 0]
-        let fd = raw.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
-        }
-        try #require(fd >= 0)
+        let raw = Array(workspace.path("inbox/bugs/").utf8) + [0x4C, 0xFF, 0x61, 0x2E, 0x6A, 0x70, 0x67]
         let bytes = GeneratedImages.jpeg(width: 16, height: 12, seed: 2)
-        _ = write(fd, bytes, bytes.count)
-        close(fd)
+        try writeRaw(raw, bytes)
 
-        let (summary, events) = try runOnce(workspace, store: try workspace.store())
-        #expect(summary.ingested == 1)
-        let notices = events.filter { $0.event == .ignored }
-        #expect(notices.count == 1, "\(events.map(\.text))")
-        #expect(notices.first?.path?.hasSuffix("bugs/L\\xFFa.jpg") == true, "\(notices.map(\.text))")
-        #expect(notices.first?.reason?.contains("not valid UTF-8") == true)
+        let store = try workspace.store()
+        let (summary, events) = try runOnce(workspace, store: store)
+        #expect(summary.ingested == 2, "\(events.map(\.text))")
+        #expect(events.filter { $0.event == .ignored }.isEmpty, "\(events.map(\.text))")
+        let ingested = events.filter { $0.event == .ingested }.compactMap(\.path)
+        #expect(ingested.contains { $0.hasSuffix("bugs/L\\xFFa.jpg") }, "\(events.map(\.text))")
+        #expect(events.allSatisfy { !PathBytes.hasRawBytes($0.text) })
+
+        // The title is the escaped name (valid text); the image path keeps the exact bytes.
+        let bug = try #require(try store.bugs().first { $0.title == "L\\xFFa" })
+        let image = try #require(bug.image)
+        #expect(PathBytes.bytes(image.path) == raw)
+        #expect(try FileIO.read(image.path) == bytes)
+        let outputs = try store.outputs(for: .bug(bug.id))
+        #expect(!outputs.isEmpty)
+        for output in outputs {
+            #expect(FileStamp.of(workspace.path("out/" + output.path)) != nil, "\(output.path)")
+        }
+        // A second run has nothing to do: the file is known by its bytes.
+        let (again, _) = try runOnce(workspace, store: store)
+        #expect(again.ingested == 0)
+    }
+
+    @Test func aFoodNameThatIsNotUTF8IsIngestedAndMovedWithItsExactBytes() throws {
+        let workspace = try TestWorkspace()
+        // `foods/Caf\xE9/\xE9t\xE9.jpg` in Latin-1: 0xE9 alone is not UTF-8.
+        let relative: [UInt8] = Array("foods/Caf".utf8) + [0xE9, 0x2F, 0xE9, 0x74, 0xE9] + Array(".jpg".utf8)
+        try FileManager.default.createDirectory(
+            atPath: workspace.path("inbox/foods"), withIntermediateDirectories: true)
+        let bytes = GeneratedImages.jpeg(width: 16, height: 12, seed: 4)
+        try writeRaw(Array(workspace.path("inbox/").utf8) + relative, bytes)
+
+        let store = try workspace.store()
+        let log = Log()
+        let ingestor = InboxIngestor(
+            inbox: workspace.path("inbox"), store: store, outputDirectory: workspace.path("out"), recipes: Self.recipes,
+            moveDoneTo: workspace.path("done"))
+        let session = try WatchSession(
+            ingestor: ingestor, options: WatchOptions(settleSeconds: 0, jobs: 1, once: true), control: WatchControl()
+        ) { event in log.events.withLock { $0.append(event) } }
+        let summary = session.run()
+        #expect(summary.ingested == 1, "\(log.all.map(\.text))")
+
+        let done = Array(workspace.path("done/").utf8) + relative
+        #expect(!existsRaw(Array(workspace.path("inbox/").utf8) + relative))
+        #expect(try FileIO.read(PathBytes.string(done)) == bytes)
+        let food = try #require(try store.foods().first)
+        #expect(food.category == "Caf\\xE9")
+        #expect(food.name == "\\xE9t\\xE9")
+        #expect(PathBytes.bytes(try #require(food.image).path) == done)
+        let moved = try #require(log.all.first { $0.event == .ingested }?.movedTo)
+        #expect(moved.hasSuffix("done/foods/Caf\\xE9/\\xE9t\\xE9.jpg"), "\(moved)")
     }
 
     @Test func escapedNamesKeepValidUTF8AndShowEveryOtherByte() {
-        #expect(InboxScanner.escapedName(Array("Caf\u{E9}.jpg".utf8)) == "Caf\u{E9}.jpg")
-        #expect(InboxScanner.escapedName([0x61, 0xC3, 0x28, 0x0A, 0xFE]) == "a\\xC3(\n\\xFE")
+        #expect(PathBytes.display(PathBytes.string(Array("Caf\u{E9}.jpg".utf8))) == "Caf\u{E9}.jpg")
+        #expect(PathBytes.display(PathBytes.string([0x61, 0xC3, 0x28, 0x0A, 0xFE])) == "a\\xC3(\n\\xFE")
     }
 
     /// A name of `bytes` bytes: `stem` repeated, then `.jpg`.

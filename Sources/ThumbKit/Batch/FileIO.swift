@@ -106,7 +106,8 @@ public enum FileIO {
     }
 
     /// Creates `dir` and its missing parents (as `mkdir -p`); nil on success, else the reason.
-    static func makeFolders(_ dir: String) -> String? {
+    /// `dir` is a ``PathBytes`` string.
+    package static func makeFolders(_ dir: String) -> String? {
         var st = stat()
         if PathBytes.withCString(dir, { stat($0, &st) }) == 0 {
             return (st.st_mode & S_IFMT) == S_IFDIR ? nil : "a file is in the way"

@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import ThumbKit
 
 /// SHA-256 content hashes (lower-case hex), computed with OpenSSL's libcrypto EVP API.
 /// The catalog keys every output by its source's hash, so a changed image is rebuilt even if its
@@ -20,7 +21,7 @@ public enum ContentHash {
     ///
     /// - Throws: `CatalogError.io` naming the file when it cannot be opened or read.
     public static func sha256(ofFileAt path: String) throws(CatalogError) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw CatalogError.io(path: path, reason: errnoReason("cannot open")) }
         defer { close(fd) }
         var info = stat()
