@@ -145,14 +145,9 @@ public struct InboxIngestor: Sendable {
             }
         }
 
-        // 3. Validate before the catalog is touched. JPEG warnings are fatal here: a truncated
-        // upload only makes libjpeg warn ("premature end of data") and pad with grey. libpng
-        // already fails on truncation; its warnings (a known-bad sRGB profile, say) are benign.
+        // 3. Validate before the catalog is touched, exactly as import and set-image do.
         do {
-            let header = try ImageDecoders.readHeader(bytes, path: source)
-            try limits.check(width: header.width, height: header.height, path: source)
-            let options = DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg)
-            _ = try ImageDecoders.decode(bytes, path: source, options: options, minimumScale: 1.0 / 8)
+            try SourceImage.validate(bytes, path: source, limits: limits)
         } catch {
             return reject(relativePath, at: source, sha: sha, record: nil, reason: error.reason)
         }

@@ -26,14 +26,22 @@ public enum SourceImage {
             throw CatalogError.invalidRecord(path: path, reason: error.reason)
         }
         do {
-            let header = try ImageDecoders.readHeader(bytes, path: path)
-            try limits.check(width: header.width, height: header.height, path: path)
-            let options = DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg)
-            _ = try ImageDecoders.decode(bytes, path: path, options: options, minimumScale: 1.0 / 8)
+            try validate(bytes, path: path, limits: limits)
         } catch {
             throw CatalogError.invalidRecord(path: path, reason: error.reason)
         }
         return ImageRef(path: path, sha256: ContentHash.sha256(of: bytes))
+    }
+
+    /// The one check a picture passes before a record uses it (import, set-image and the watch
+    /// folder): its header, the limits, then a decode at 1/8 with JPEG warnings fatal, since a
+    /// truncated upload only makes libjpeg warn ("premature end of data") and pad with grey.
+    /// libpng already fails on truncation, and its colour-profile warnings are benign.
+    package static func validate(_ bytes: [UInt8], path: String, limits: ImageLimits) throws(DecodeError) {
+        let header = try ImageDecoders.readHeader(bytes, path: path)
+        try limits.check(width: header.width, height: header.height, path: path)
+        let options = DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg)
+        _ = try ImageDecoders.decode(bytes, path: path, options: options, minimumScale: 1.0 / 8)
     }
 
     /// Whether anything (even a dangling link) is at `path`.
