@@ -49,6 +49,10 @@ extension ImageDecoders {
                 tk_free(exif)
             }
             guard rc == 0 else { throw failure(CodecMessage.text(err), path: path) }
+            // libheif reports a primary image whose `ispe` says 0×N (found by fuzzing) as read.
+            guard raw.width > 0, raw.height > 0 else {
+                throw .corrupt(path: path, reason: "the primary image has no size (\(raw.width)x\(raw.height))")
+            }
             let header = ImageHeader(
                 format: format, width: Int(raw.width), height: Int(raw.height), orientation: .up,
                 hasAlpha: raw.has_alpha != 0, isProgressive: false, components: raw.has_alpha != 0 ? 4 : 3)

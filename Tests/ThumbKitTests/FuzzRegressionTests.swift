@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+import ThumbKit
+import ThumbKitTestSupport
+
+/// Inputs the fuzzers found (kept as seeds under `Fuzz/Seeds/<target>/regression-*`): each must
+/// be refused with a `DecodeError`, by the header read and by the whole thumbnail path.
+struct FuzzRegressionTests {
+    static var regressions: [URL] {
+        let seeds = TestImages.packageRoot.appendingPathComponent("Fuzz/Seeds")
+        let targets = (try? FileManager.default.contentsOfDirectory(atPath: seeds.path)) ?? []
+        return targets.sorted().flatMap { target in
+            let folder = seeds.appendingPathComponent(target)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.filter { $0.hasPrefix("regression-") }.sorted().map { folder.appendingPathComponent($0) }
+        }
+    }
+
+    @Test func theRegressionSeedsAreThere() {
+        // A HEIC whose primary image is 0 pixels wide, found by header-heif and decode-heif.
+        #expect(Self.regressions.map(\.lastPathComponent).filter { $0 == "regression-zero-size.heic" }.count == 2)
+    }
+
+    @Test(arguments: Self.regressions)
+    func isRefusedWithoutACrash(_ file: URL) throws {
+        let bytes = [UInt8](try Data(contentsOf: file))
+        #expect(throws: DecodeError.self) { _ = try ImageDecoders.readHeader(bytes, path: file.path) }
+        let variants = [ResizeOptions(width: 64, height: 64, mode: .fill), ResizeOptions(width: 40, height: 30, mode: .fit)]
+        #expect(throws: DecodeError.self) {
+            _ = try Thumbnailer.render(bytes, path: file.path, variants: variants, decode: DecodeOptions())
+        }
+    }
+}
