@@ -20,7 +20,7 @@ struct ModernFormatRecipeTests {
         let webp = try Self.recipe("webp")
         #expect(webp.encodeOptions.format == .webp && webp.encodeOptions.quality == 80)
         let avif = try Self.recipe("avif")
-        #expect(avif.encodeOptions.format == .avif && avif.encodeOptions.quality == 55)
+        #expect(avif.encodeOptions.format == .avif && avif.encodeOptions.quality == 50)
         #expect(try Self.recipe("avif", quality: #", "quality": 40"#).quality == 40)
         #expect(throws: DecodingError.self) { _ = try Self.recipe("heic") }
         #expect(throws: DecodingError.self) { _ = try Self.recipe("gif") }

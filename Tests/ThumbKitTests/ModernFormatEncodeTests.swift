@@ -22,7 +22,7 @@ struct ModernFormatEncodeTests {
         Output(
             name: "lossless.webp", source: "alpha", options: EncodeOptions(format: .webp, lossless: true),
             minimumSSIM: 1),
-        Output(name: "q55.avif", source: "photo", options: EncodeOptions(format: .avif), minimumSSIM: 0.9),
+        Output(name: "q50.avif", source: "photo", options: EncodeOptions(format: .avif), minimumSSIM: 0.9),
         Output(name: "alpha.avif", source: "alpha", options: EncodeOptions(format: .avif), minimumSSIM: 0.9),
     ]
 
@@ -107,7 +107,7 @@ struct ModernFormatEncodeTests {
 
     @Test func defaultQualitiesFollowTheFormat() throws {
         #expect(EncodeOptions(format: .webp).quality == 80)
-        #expect(EncodeOptions(format: .avif).quality == 55)
+        #expect(EncodeOptions(format: .avif).quality == 50)
         #expect(EncodeOptions(format: .jpeg).quality == 85)
         // Options saved before lossless/avifSpeed existed still decode.
         let old =

@@ -40,7 +40,7 @@ enum ThumbCommand: Command {
                 help: "Output format (default: from the template's extension)."),
             .value(
                 "quality", short: "q", valueName: "n", help: "JPEG, WebP or AVIF quality, 1 to 100.",
-                defaultHelp: "85 JPEG, 80 WebP, 55 AVIF"),
+                defaultHelp: "85 JPEG, 80 WebP, 50 AVIF"),
             .flag("lossless", help: "Write lossless WebP (icons, flat artwork)."),
             .value(
                 "avif-speed", valueName: "n", help: "AVIF encoder speed, 0 (smallest) to 9 (fastest).",
