@@ -84,9 +84,14 @@ int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, tk_
     out->nclx_primaries = 0;
     out->nclx_transfer = 0;
     struct heif_color_profile_nclx *nclx = NULL;
-    if (heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok && nclx != NULL) {
-        out->nclx_primaries = (int)nclx->color_primaries;
-        out->nclx_transfer = (int)nclx->transfer_characteristics;
+    // libheif 1.15 may hand back a profile with an error (an nclx box with a bad value, found
+    // by fuzzing as a 52-byte leak): read it only on success, free it either way.
+    int nclx_ok = heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok;
+    if (nclx != NULL) {
+        if (nclx_ok) {
+            out->nclx_primaries = (int)nclx->color_primaries;
+            out->nclx_transfer = (int)nclx->transfer_characteristics;
+        }
         heif_nclx_color_profile_free(nclx);
     }
     if (icc != NULL && out->has_icc) {
