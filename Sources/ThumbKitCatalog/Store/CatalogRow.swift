@@ -39,4 +39,13 @@ enum CatalogRow {
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
 
     func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+
+    /// The column as a value of its own type (for copying rows as they are): integers,
+    /// reals, text, or NULL.
+    func value(_ column: Int32) -> CatalogValue {
+        switch self {
+        case .sqlite(let row): row.value(column)
+        case .postgres(let row): row.value(column)
+        }
+    }
 }

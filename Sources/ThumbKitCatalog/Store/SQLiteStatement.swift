@@ -69,4 +69,14 @@ struct SQLiteRow {
     }
 
     func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+
+    /// The column with its storage class: INTEGER, REAL, TEXT (a BLOB as text), or NULL.
+    func value(_ column: Int32) -> CatalogValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: .integer(int(column))
+        case SQLITE_FLOAT: .real(double(column))
+        default: .text(string(column))
+        }
+    }
 }

@@ -8,6 +8,7 @@ import ThumbKitTestSupport
 
 /// The same catalog on SQLite and on PostgreSQL gives the same bytes: the export, and every
 /// file a build makes.
+@Suite(.enabled(if: CatalogBackend.postgresEnabled, "THUMBKIT_TEST_POSTGRES_URL is not set"))
 struct CatalogBackendParityTests {
     /// An import with awkward text (bytes that sort differently under a locale's collation
     /// than by bytes, quotes, SQL), rated bugs and a food, then a build into `out`.

@@ -6,6 +6,7 @@ import ThumbKitTestSupport
 @testable import ThumbKitCatalog
 
 /// What only the PostgreSQL store does: its schema, migration under a lock, and its errors.
+@Suite(.enabled(if: CatalogBackend.postgresEnabled, "THUMBKIT_TEST_POSTGRES_URL is not set"))
 struct PostgresStoreTests {
     @Test func twoStoresOpeningAFreshDatabaseAtOnceMigrateItOnce() async throws {
         let workspace = try TestWorkspace()
