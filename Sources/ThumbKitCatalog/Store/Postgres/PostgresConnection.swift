@@ -1,10 +1,10 @@
 import CPostgres
 import Foundation
 
-/// One PostgreSQL connection through libpq, with the same query surface as `SQLiteConnection`
-/// (`execute`, `run`, `query`, `queryFirst`, `transaction(write:)`, `?` placeholders), so the
-/// store above can run the same statements on either. Not thread-safe and not Sendable: one
-/// owner uses it at a time, like `SQLiteConnection`.
+/// One PostgreSQL connection through libpq: the `CatalogConnection` that `SQLiteConnection` is
+/// for SQLite (`execute`, `run`, `query`, `queryFirst`, `insertReturningID`, `transaction(write:)`
+/// from the protocol, `?` placeholders), so the store above runs the same statements on either.
+/// Not thread-safe and not Sendable: one owner uses it at a time, like `SQLiteConnection`.
 ///
 /// Every statement with values goes through `PQexecParams` in text format: values never become
 /// SQL text. PostgreSQL's `text` cannot hold a NUL character, so a `.text` value holding one is
