@@ -57,7 +57,8 @@ let package = Package(
         .executableTarget(
             name: "thumbnail-example", dependencies: ["ThumbKit"], path: "Examples/ThumbnailFromData"),
         .target(name: "ThumbKitTestSupport", dependencies: ["ThumbKit"]),
-        .target(name: "ThumbKitCatalogTestSupport", dependencies: ["ThumbKit", "ThumbKitCatalog"]),
+        .target(
+            name: "ThumbKitCatalogTestSupport", dependencies: ["ThumbKit", "ThumbKitCatalog", "ThumbKitTestSupport"]),
         .testTarget(name: "ThumbKitTests", dependencies: ["ThumbKit", "ThumbKitQuality", "ThumbKitTestSupport"]),
         .testTarget(name: "ThumbKitQualityTests", dependencies: ["ThumbKitQuality", "ThumbKitTestSupport"]),
         .testTarget(
@@ -80,7 +81,8 @@ let package = Package(
         .testTarget(
             name: "ThumbKitCLITests",
             dependencies: [
-                "ThumbKitCLI", "ThumbKitQuality", "ThumbKitBench", "ThumbKitWatch", "ThumbKitSite", "ThumbKitTestSupport",
+                "ThumbKitCLI", "ThumbKitQuality", "ThumbKitBench", "ThumbKitWatch", "ThumbKitSite",
+                "ThumbKitTestSupport",
                 "ThumbKitCatalogTestSupport",
             ]
         ),

@@ -9,9 +9,10 @@ public struct BuildFixture {
     public let store: CatalogStore
     public let out: String
 
-    public init(assets: Bool = false) throws {
+    /// The fixture with its catalog on `backend`.
+    public init(assets: Bool = false, backend: CatalogBackend = .sqlite) throws {
         workspace = try TestWorkspace()
-        store = try workspace.store()
+        store = try workspace.store(backend: backend)
         out = workspace.path("out")
         let potato = try workspace.image("img/potato.jpg", seed: 1, format: .jpeg)
         let beetle = try workspace.image("img/beetle.png", width: 40, height: 60, seed: 2)

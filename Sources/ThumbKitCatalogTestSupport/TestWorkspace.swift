@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import ThumbKit
-
 import ThumbKitCatalog
 
 /// A fresh temporary folder per test, removed when the value goes away, with helpers to write
@@ -9,13 +8,23 @@ import ThumbKitCatalog
 /// picture it records) and to open a store inside it.
 public final class TestWorkspace {
     public let root: String
+    /// The PostgreSQL catalogs made for this workspace, by name (see `CatalogBackend`).
+    var postgresCatalogs: [String: String] = [:]
+    /// What `deinit` undoes besides the folder (PostgreSQL schemas), last first.
+    private var cleanups: [() -> Void] = []
 
     public init() throws {
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("thumbkit-catalog-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: root) }
+    deinit {
+        cleanups.reversed().forEach { $0() }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// Runs `cleanup` when the workspace goes away.
+    public func onRemove(_ cleanup: @escaping () -> Void) { cleanups.append(cleanup) }
 
     /// `relative` inside the workspace.
     public func path(_ relative: String) -> String { (root as NSString).appendingPathComponent(relative) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ThumbKit
 import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCLI
 
@@ -84,24 +85,27 @@ struct CatalogCLITests {
         ["--catalog", workspace.path("c.sqlite"), "--out", workspace.path("out")]
     }
 
-    @Test func importBuildRateShowExportAndSiteWorkTogether() async throws {
+    @Test(arguments: CatalogBackend.all)
+    func importBuildRateShowExportAndSiteWorkTogether(backend: CatalogBackend) async throws {
         let workspace = try CLIWorkspace()
+        let scratch = try TestWorkspace()
         let file = try workspace.importFile()
-        let catalog = ["--catalog", workspace.path("c.sqlite")]
+        let catalog = ["--catalog", try backend.catalog(in: scratch)]
+        let paths = catalog + ["--out", workspace.path("out")]
 
         let imported = await Run(["catalog", "import", file] + catalog)
         #expect(imported.status == 1)
         #expect(imported.stderr == "thumbkit: \(file): bugs[1]: rating 7 is not between 0 and 5 in steps of 0.5\n")
         #expect(imported.stdout.hasPrefix("bugs: 2 added, 0 updated, 0 unchanged; foods: 1 added"))
 
-        let first = await Run(["build", "--json"] + Self.paths(workspace))
+        let first = await Run(["build", "--json"] + paths)
         #expect(first.status == 0 && first.stderr.isEmpty)
         let report = try JSONDecoder().decode(BuildReport.self, from: Data(first.stdout.utf8))
         #expect(report.made == 2 * (5 + 3) + 4 + 33 && report.failed == 0)
-        let second = await Run(["build"] + Self.paths(workspace))
+        let second = await Run(["build"] + paths)
         #expect(second.stdout == "0 made, \(report.made) up to date, 0 removed, 0 failed\n")
 
-        let rated = await Run(["catalog", "rate", "1", "4.5"] + Self.paths(workspace))
+        let rated = await Run(["catalog", "rate", "1", "4.5"] + paths)
         #expect(rated.status == 0)
         #expect(rated.stdout == "bug:1 Potato Bug: rating 4.5\noutputs: 3 made, 5 up to date, 3 removed, 0 failed\n")
 
@@ -117,19 +121,22 @@ struct CatalogCLITests {
         #expect(document.bugs.map(\.title) == ["Potato Bug", "Beetle"])
         #expect(document.bugs[0].outputs?.filter { $0.kind == .rating }.count == 3)
 
-        let site = await Run(["site", workspace.path("site")] + Self.paths(workspace))
+        let site = await Run(["site", workspace.path("site")] + paths)
         #expect(site.status == 0 && site.stdout.hasPrefix("site: \(workspace.path("site"))/index.html ("))
         #expect(FileManager.default.fileExists(atPath: workspace.path("site/bugs/1.html")))
     }
 
-    @Test func setImageRemakesTheOutputsAndRemovesTheOldFiles() async throws {
+    @Test(arguments: CatalogBackend.all)
+    func setImageRemakesTheOutputsAndRemovesTheOldFiles(backend: CatalogBackend) async throws {
         let workspace = try CLIWorkspace()
-        _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", workspace.path("c.sqlite")])
-        _ = await Run(["build"] + Self.paths(workspace))
-        let store = try CatalogStore(path: workspace.path("c.sqlite"))
+        let scratch = try TestWorkspace()
+        let paths = ["--catalog", try backend.catalog(in: scratch), "--out", workspace.path("out")]
+        _ = await Run(["catalog", "import", try workspace.importFile()] + paths.prefix(2))
+        _ = await Run(["build"] + paths)
+        let store = try scratch.store(backend: backend)
         let old = try store.outputs(for: .bug(2)).filter { $0.kind != .rating }
         let picture = try workspace.image("img/new.jpg", side: 30, seed: 9, format: .jpeg)
-        let run = await Run(["catalog", "set-image", "bug:2", picture] + Self.paths(workspace))
+        let run = await Run(["catalog", "set-image", "bug:2", picture] + paths)
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("outputs: 5 made, 3 up to date, 0 removed, 0 failed\n"))
         for row in old { #expect(!FileManager.default.fileExists(atPath: workspace.path("out/" + row.path))) }
@@ -179,5 +186,54 @@ struct CatalogCLITests {
         #expect(run.stderr.hasPrefix("thumbkit: \(workspace.path("img/beetle.jpg")): "))
         let report = try JSONDecoder().decode(BuildReport.self, from: Data(run.stdout.utf8))
         #expect(report.failed == 1 && report.made > 0)
+    }
+
+    @Test func aPostgresCatalogIsShownWithoutItsPassword() async throws {
+        let url = "postgres://thumbkit:hunter2-secret@127.0.0.1:1/catalog?password=also-secret&connect_timeout=2"
+        for argv in [
+            ["catalog", "list"], ["catalog", "import", "x.json"], ["build"], ["bench", "history"],
+            ["catalog", "export"],
+        ] {
+            let run = await Run(argv + ["--catalog", url])
+            #expect(run.status == 1, "\(argv): \(run.stderr)")
+            #expect(run.stderr.contains("postgres://thumbkit:***@127.0.0.1:1/catalog?password=***"), "\(run.stderr)")
+            #expect(!run.stderr.contains("secret") && !run.stdout.contains("secret"), "\(run.stderr)")
+        }
+        let help = await Run(["build", "--help"])
+        #expect(help.stdout.contains("postgres://"))
+    }
+
+    /// Both directions of `catalog copy`, where both backends run.
+    static let copyDirections = [(CatalogBackend.sqlite, CatalogBackend.postgres), (.postgres, .sqlite)].filter {
+        CatalogBackend.all.contains($0.0) && CatalogBackend.all.contains($0.1)
+    }
+
+    @Test(arguments: copyDirections)
+    func copyMovesAWholeCatalogAndABuildOfTheCopyMakesNothing(from: CatalogBackend, to: CatalogBackend) async throws {
+        let workspace = try CLIWorkspace()
+        let scratch = try TestWorkspace()
+        let source = try from.catalog("a.sqlite", in: scratch)
+        let target = try to.catalog("b.sqlite", in: scratch)
+        let out = workspace.path("out")
+        _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", source])
+        let built = await Run(["build", "--json", "--catalog", source, "--out", out])
+        let report = try JSONDecoder().decode(BuildReport.self, from: Data(built.stdout.utf8))
+        #expect(built.status == 0 && report.made > 0)
+
+        let copied = await Run(["catalog", "copy", source, target])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.stdout.hasSuffix(": 2 bugs, 1 food, \(report.made) output rows, 0 benchmark runs\n"))
+        let again = await Run(["build", "--catalog", target, "--out", out])
+        #expect(again.stdout == "0 made, \(report.made) up to date, 0 removed, 0 failed\n", "\(again.stderr)")
+        let exports = [
+            await Run(["catalog", "export", "--catalog", source]),
+            await Run(["catalog", "export", "--catalog", target]),
+        ]
+        #expect(exports[0].status == 0 && exports[0].stdout == exports[1].stdout)
+        let added = await Run(["catalog", "import", try workspace.importFile(), "--catalog", target])
+        #expect(added.stdout.hasPrefix("bugs: 0 added"))
+
+        let twice = await Run(["catalog", "copy", source, target])
+        #expect(twice.status == 1 && twice.stderr.contains("the destination is not empty"))
     }
 }

@@ -21,9 +21,11 @@ struct CatalogExporterTests {
         return copy
     }
 
-    @Test func anExportRoundTripsThroughImportIntoAnEmptyCatalog() throws {
+    @Test(arguments: CatalogBackend.all) func anExportRoundTripsThroughImportIntoAnEmptyCatalog(backend: CatalogBackend)
+        throws
+    {
         let workspace = try CatalogImporterTests.sample()
-        let source = try workspace.store("first.sqlite")
+        let source = try workspace.store("first.sqlite", backend: backend)
         let file = try workspace.write("data/catalog.json", text: CatalogImporterTests.goodJSON)
         _ = try CatalogImporter(store: source).importFile(at: file)
         try source.write { tx in
@@ -44,7 +46,7 @@ struct CatalogExporterTests {
         let first = try JSONDecoder().decode(
             CatalogDocument.self, from: Data(contentsOf: URL(fileURLWithPath: exportPath)))
 
-        let restored = try workspace.store("second.sqlite")
+        let restored = try workspace.store("second.sqlite", backend: backend)
         let report = try CatalogImporter(store: restored).importFile(at: exportPath)
         #expect(report.isClean, "\(report.problems)")
         let second = try CatalogExporter(store: restored).document(relativeTo: workspace.path("data"))
@@ -54,9 +56,11 @@ struct CatalogExporterTests {
         #expect(try restored.bugs().map(\.title) == source.bugs().map(\.title))
     }
 
-    @Test func theExportListsRecordsWithRelativePathsAndTheirOutputs() throws {
+    @Test(arguments: CatalogBackend.all) func theExportListsRecordsWithRelativePathsAndTheirOutputs(
+        backend: CatalogBackend
+    ) throws {
         let workspace = try CatalogImporterTests.sample()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         _ = try CatalogImporter(store: store).importFile(
             at: try workspace.write("data/catalog.json", text: CatalogImporterTests.goodJSON))
         let bug = try #require(try store.bugs().first)
@@ -81,9 +85,9 @@ struct CatalogExporterTests {
         #expect(document.categories == ["Chicken", "Pasta"])
     }
 
-    @Test func pathsOutsideTheExportFolderStayAbsolute() throws {
+    @Test(arguments: CatalogBackend.all) func pathsOutsideTheExportFolderStayAbsolute(backend: CatalogBackend) throws {
         let workspace = try CatalogImporterTests.sample()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let image = try workspace.jpeg("elsewhere/pic.jpg")
         try store.write { try $0.addBug(title: "Far", image: try ImageRef.load(path: image)) }
         let document = try CatalogExporter(store: store).document(relativeTo: workspace.path("data"))

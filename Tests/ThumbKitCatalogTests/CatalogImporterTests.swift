@@ -30,10 +30,12 @@ struct CatalogImporterTests {
          "logo": "logo.png"}
         """
 
-    @Test func aGoodFileImportsEveryRecordWithPathsRelativeToIt() throws {
+    @Test(arguments: CatalogBackend.all) func aGoodFileImportsEveryRecordWithPathsRelativeToIt(backend: CatalogBackend)
+        throws
+    {
         let workspace = try Self.sample()
         let file = try workspace.write("data/catalog.json", text: Self.goodJSON)
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let report = try CatalogImporter(store: store).importFile(at: file)
         #expect(report.problems == [])
         #expect(
@@ -52,10 +54,12 @@ struct CatalogImporterTests {
         #expect(assets.logo == workspace.path("data/logo.png"))
     }
 
-    @Test func importingTheSameFileTwiceAddsNothingTheSecondTime() throws {
+    @Test(arguments: CatalogBackend.all) func importingTheSameFileTwiceAddsNothingTheSecondTime(backend: CatalogBackend)
+        throws
+    {
         let workspace = try Self.sample()
         let file = try workspace.write("data/catalog.json", text: Self.goodJSON)
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let importer = CatalogImporter(store: store)
         _ = try importer.importFile(at: file)
         let before = try store.bugs() + []
@@ -67,9 +71,11 @@ struct CatalogImporterTests {
         #expect(try store.foods().count == 2 && store.categories().count == 2)
     }
 
-    @Test func aChangedRecordIsUpdatedInPlaceNotDuplicated() throws {
+    @Test(arguments: CatalogBackend.all) func aChangedRecordIsUpdatedInPlaceNotDuplicated(backend: CatalogBackend)
+        throws
+    {
         let workspace = try Self.sample()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let importer = CatalogImporter(store: store)
         let file = try workspace.write("data/catalog.json", text: Self.goodJSON)
         _ = try importer.importFile(at: file)
@@ -96,10 +102,12 @@ struct CatalogImporterTests {
          "imagesDir": "img"}
         """
 
-    @Test func eachBadRecordIsReportedWithItsPositionAndTheGoodOnesGoIn() throws {
+    @Test(arguments: CatalogBackend.all) func eachBadRecordIsReportedWithItsPositionAndTheGoodOnesGoIn(
+        backend: CatalogBackend
+    ) throws {
         let workspace = try Self.sample()
         let file = try workspace.write("data/catalog.json", text: Self.badJSON)
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let report = try CatalogImporter(store: store).importFile(at: file)
         let lines = report.problems.map(\.description)
         #expect(
@@ -118,10 +126,12 @@ struct CatalogImporterTests {
         #expect(try store.foods().map(\.name) == ["Chicken Marsala"])
     }
 
-    @Test func anAtomicImportWritesNothingWhenAnyRecordIsBad() throws {
+    @Test(arguments: CatalogBackend.all) func anAtomicImportWritesNothingWhenAnyRecordIsBad(backend: CatalogBackend)
+        throws
+    {
         let workspace = try Self.sample()
         let file = try workspace.write("data/catalog.json", text: Self.badJSON)
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let report = try CatalogImporter(store: store).importFile(at: file, atomic: true)
         #expect(!report.applied)
         #expect(report.problems.count == 7)
@@ -129,21 +139,21 @@ struct CatalogImporterTests {
         #expect(try store.bugs().isEmpty && store.foods().isEmpty && store.categories().isEmpty)
     }
 
-    @Test func theFilesOwnAtomicFlagIsHonoured() throws {
+    @Test(arguments: CatalogBackend.all) func theFilesOwnAtomicFlagIsHonoured(backend: CatalogBackend) throws {
         let workspace = try Self.sample()
         let json = #"{"atomic": true, "bugs": [{"title": "Fine"}, {"title": "Bad", "rating": 5.5}]}"#
         let file = try workspace.write("data/catalog.json", text: json)
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let report = try CatalogImporter(store: store).importFile(at: file)
         #expect(!report.applied)
         #expect(report.problems.map(\.description) == ["bugs[1]: rating 5.5 is not between 0 and 5 in steps of 0.5"])
         #expect(try store.bugs().isEmpty)
     }
 
-    @Test func anAtomicImportOfAGoodFileGoesIn() throws {
+    @Test(arguments: CatalogBackend.all) func anAtomicImportOfAGoodFileGoesIn(backend: CatalogBackend) throws {
         let workspace = try Self.sample()
         let file = try workspace.write("data/catalog.json", text: Self.goodJSON)
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let report = try CatalogImporter(store: store).importFile(at: file, atomic: true)
         #expect(report.applied && report.isClean)
         #expect(try store.bugs().count == 2)
@@ -184,9 +194,9 @@ struct CatalogImporterTests {
         #expect(path == file)
     }
 
-    @Test func aMissingFileIsTheOneMissingFileError() throws {
+    @Test(arguments: CatalogBackend.all) func aMissingFileIsTheOneMissingFileError(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let error = catalogError { try CatalogImporter(store: store).importFile(at: workspace.path("none.json")) }
         #expect(error == .missingFile(workspace.path("none.json")))
         #expect(error?.reason == "no such file or directory")

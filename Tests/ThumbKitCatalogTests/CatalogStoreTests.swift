@@ -106,20 +106,20 @@ struct CatalogStoreTests {
         #expect(try store.bugs().map(\.title) == ["Existing", "After"])
     }
 
-    @Test func twoStoresOnOneFileSeeEachOthersCommits() throws {
+    @Test(arguments: CatalogBackend.all) func twoStoresOnOneFileSeeEachOthersCommits(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
-        let a = try workspace.store()
-        let b = try workspace.store(busyTimeout: .milliseconds(100))
+        let a = try workspace.store(backend: backend)
+        let b = try workspace.store(busyTimeout: .milliseconds(100), backend: backend)
         try a.write { try $0.addBug(title: "From A") }
         #expect(try b.bugs().map(\.title) == ["From A"])
         let error = catalogError { try a.write { _ in try b.write { try $0.addBug(title: "From B") } } }
         if case .locked = error {} else { Issue.record("expected locked, got \(String(describing: error))") }
     }
 
-    @Test func aFailingBlockRollsBackEveryChangeItMade() throws {
+    @Test(arguments: CatalogBackend.all) func aFailingBlockRollsBackEveryChangeItMade(backend: CatalogBackend) throws {
         struct Boom: Error {}
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         #expect(throws: Boom.self) {
             try store.write { tx in
                 try tx.addBug(title: "One")
@@ -131,9 +131,11 @@ struct CatalogStoreTests {
         #expect(try store.categories().isEmpty)
     }
 
-    @Test func aConstraintFailureRollsBackEarlierChangesInTheTransaction() throws {
+    @Test(arguments: CatalogBackend.all) func aConstraintFailureRollsBackEarlierChangesInTheTransaction(
+        backend: CatalogBackend
+    ) throws {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let error = catalogError {
             try store.write { tx in
                 try tx.addBug(title: "Kept only if all goes well")
@@ -148,9 +150,11 @@ struct CatalogStoreTests {
         #expect(try store.bugs().isEmpty)
     }
 
-    @Test func foreignKeysStopDeletingACategoryThatHasFoods() throws {
+    @Test(arguments: CatalogBackend.all) func foreignKeysStopDeletingACategoryThatHasFoods(backend: CatalogBackend)
+        throws
+    {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         try store.write { tx in
             try tx.addCategory("Chicken")
             try tx.addFood(category: "Chicken", name: "Marsala", image: nil)
@@ -160,9 +164,9 @@ struct CatalogStoreTests {
         #expect(try store.categories().map(\.name) == ["Chicken"])
     }
 
-    @Test func aNestedWriteIsASavepointThatCanFailAlone() throws {
+    @Test(arguments: CatalogBackend.all) func aNestedWriteIsASavepointThatCanFailAlone(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         try store.write { tx in
             try tx.addBug(title: "Outer")
             _ = catalogError { try store.write { try $0.addBug(title: "Outer") } }  // duplicate: fails alone
@@ -171,9 +175,9 @@ struct CatalogStoreTests {
         #expect(try store.bugs().map(\.title) == ["Outer", "Inner"])
     }
 
-    @Test func manyThreadsCanShareOneStore() async throws {
+    @Test(arguments: CatalogBackend.all) func manyThreadsCanShareOneStore(backend: CatalogBackend) async throws {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for i in 0..<8 {
                 group.addTask {
@@ -199,5 +203,58 @@ struct CatalogStoreTests {
             return
         }
         #expect(reason.contains("99"))
+    }
+}
+
+/// Store behaviour both backends share, beyond `CatalogStoreTests`.
+struct CatalogStoreBackendTests {
+    @Test(arguments: CatalogBackend.all) func sqlInTitlesIsOnlyText(backend: CatalogBackend) throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(backend: backend)
+        let titles = ["'; DROP TABLE bugs; --", "Robert'); DELETE FROM bugs WHERE ('1' = '1", "? $1 ?2 $$ \\"]
+        try store.write { tx in for title in titles { try tx.addBug(title: title) } }
+        try store.write { tx in
+            try tx.addCategory("'); DROP TABLE foods; --")
+            try tx.addFood(category: "'); DROP TABLE foods; --", name: "$$; DELETE FROM foods; $$", image: nil)
+            try tx.setSetting("x'; --", to: "'; DROP TABLE settings; --")
+        }
+        #expect(try store.bugs().map(\.title) == titles)
+        #expect(try store.read { try $0.bug(title: titles[0]) }?.id == 1)
+        #expect(try store.foods().map(\.name) == ["$$; DELETE FROM foods; $$"])
+        #expect(try store.read { try $0.setting("x'; --") } == "'; DROP TABLE settings; --")
+        #expect(try store.quickCheck() == [])
+    }
+
+    @Test(arguments: CatalogBackend.all) func deletingARecordDeletesItsOutputRows(backend: CatalogBackend) throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(backend: backend)
+        try store.write { tx in
+            let bug = try tx.addBug(title: "Gone")
+            let kept = try tx.addBug(title: "Kept")
+            for record in [bug.ref, kept.ref] {
+                try tx.upsertOutput(
+                    OutputValues(
+                        record: record, recipe: "r", kind: .list, scale: 1, path: "bugs/\(record.id).png", width: 1,
+                        height: 1, format: .png, bytes: 1, sourceSHA256: String(repeating: "0", count: 64)))
+            }
+            try tx.deleteBug(id: bug.id)
+        }
+        #expect(try store.read { try $0.outputs() }.map(\.record) == [.bug(2)])
+    }
+
+    @Test(arguments: CatalogBackend.all) func explicitIDsAreKeptAndLaterIDsFollowThem(backend: CatalogBackend) throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(backend: backend)
+        try store.write { tx in
+            try tx.addBug(title: "Forty", id: 40)
+            #expect(try tx.addBug(title: "Next").id == 41)
+            try tx.addCategory("C")
+            try tx.addFood(category: "C", name: "Seven", image: nil, id: 7)
+            #expect(try tx.addFood(category: "C", name: "Eight", image: nil).id == 8)
+        }
+        let summary = try store.summary()
+        #expect(summary.bugCount == 2 && summary.ratings?.total == 0)
+        let runs = try store.read { try $0.benchRuns(limit: nil) }
+        #expect(runs.isEmpty)
     }
 }

@@ -9,8 +9,10 @@ import ThumbKitCatalogTestSupport
 struct RatingBuildTests {
     typealias Fixture = CatalogBuilderTests.Fixture
 
-    @Test func everyRatingIsMadeAtEveryScaleAndEachBugPointsAtItsOwn() throws {
-        let fixture = try Fixture(assets: true)
+    @Test(arguments: CatalogBackend.all) func everyRatingIsMadeAtEveryScaleAndEachBugPointsAtItsOwn(
+        backend: CatalogBackend
+    ) throws {
+        let fixture = try Fixture(assets: true, backend: backend)
         let report = fixture.builder().build()
         #expect(report.failures == [])
         let strips = try fixture.rows(.app).filter { $0.kind == .rating }
@@ -25,8 +27,10 @@ struct RatingBuildTests {
         #expect(try consistencyProblems(store: fixture.store, outputDirectory: fixture.out) == [])
     }
 
-    @Test func reratingABugPointsItAtTheNewStripAndKeepsTheSharedFiles() throws {
-        let fixture = try Fixture(assets: true)
+    @Test(arguments: CatalogBackend.all) func reratingABugPointsItAtTheNewStripAndKeepsTheSharedFiles(
+        backend: CatalogBackend
+    ) throws {
+        let fixture = try Fixture(assets: true, backend: backend)
         _ = fixture.builder().build()
         let before = fixture.files()
         try fixture.store.rate(bugID: 1, rating: 4)
@@ -38,8 +42,10 @@ struct RatingBuildTests {
         #expect(fixture.files() == before)
     }
 
-    @Test func aPartialBuildMakesTheStripsItsBugsNeedWhenMissing() throws {
-        let fixture = try Fixture(assets: true)
+    @Test(arguments: CatalogBackend.all) func aPartialBuildMakesTheStripsItsBugsNeedWhenMissing(backend: CatalogBackend)
+        throws
+    {
+        let fixture = try Fixture(assets: true, backend: backend)
         let report = fixture.builder().build(only: [.bug(2)])
         #expect(report.failures == [])
         #expect(try fixture.rows(.bug(2)).filter { $0.kind == .rating }.count == 3)
@@ -50,8 +56,10 @@ struct RatingBuildTests {
         #expect(try consistencyProblems(store: fixture.store, outputDirectory: fixture.out) == [])
     }
 
-    @Test func newIconsRemakeTheStripsUnderNewNamesAndDropTheOldOnes() throws {
-        let fixture = try Fixture(assets: true)
+    @Test(arguments: CatalogBackend.all) func newIconsRemakeTheStripsUnderNewNamesAndDropTheOldOnes(
+        backend: CatalogBackend
+    ) throws {
+        let fixture = try Fixture(assets: true, backend: backend)
         _ = fixture.builder().build()
         let old = Set(try fixture.store.read { try $0.outputs() }.filter { $0.kind == .rating }.map(\.path))
         try fixture.workspace.icon("icons/full.png", side: 12, color: RGBA(200, 40, 40))
@@ -64,8 +72,10 @@ struct RatingBuildTests {
         #expect(try consistencyProblems(store: fixture.store, outputDirectory: fixture.out) == [])
     }
 
-    @Test func aMissingIconIsReportedOnceAndTheRestIsBuilt() throws {
-        let fixture = try Fixture()
+    @Test(arguments: CatalogBackend.all) func aMissingIconIsReportedOnceAndTheRestIsBuilt(backend: CatalogBackend)
+        throws
+    {
+        let fixture = try Fixture(backend: backend)
         try fixture.store.write { tx in
             var assets = try tx.assets()
             assets.ratingEmpty = fixture.workspace.path("icons/none.png")

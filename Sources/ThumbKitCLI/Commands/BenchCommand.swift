@@ -59,7 +59,8 @@ enum BenchCommand: Command {
             .value("json", valueName: "file", help: "Write every figure as JSON to this file."),
             .value("html", valueName: "file", help: "Write an HTML page with bar charts to this file."),
             .value(
-                "catalog", valueName: "path", help: "Catalog database that keeps the history.",
+                "catalog", valueName: "path|url",
+                help: "The catalog that keeps the history: " + CatalogOptions.catalogHelp + ".",
                 default: "thumbkit.sqlite"),
             .value("note", valueName: "text", help: "A note saved with the run."),
             .flag("no-history", help: "Do not save the run in the catalog."),

@@ -12,7 +12,7 @@ enum BenchHistoryCommand {
         let (runs, results) = try store.read { tx in (try tx.benchRuns(), try tx.benchResults()) }
         let width = wide ? nil : BenchTableWidth.width(of: context.stdout, environment: context.environment)
         context.stdout.write(
-            render(runs: runs, results: results, catalog: catalog, environment: context.environment, width: width))
+            render(runs: runs, results: results, catalog: store.path, environment: context.environment, width: width))
         return .success
     }
 
@@ -46,11 +46,8 @@ enum BenchHistoryCommand {
     }
 
     /// Opens a catalog that must already exist (reading the history never creates one).
-    static func openExisting(_ path: String) throws -> CatalogStore {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw BenchError.missingCatalog(path: path)
-        }
-        return try CatalogStore(path: path)
+    static func openExisting(_ catalog: String) throws -> CatalogStore {
+        try CatalogOptions.openStore(catalog: catalog, mustExist: true) { BenchError.missingCatalog(path: $0) }
     }
 }
 

@@ -107,10 +107,10 @@ enum BenchRunCommand {
         }
         if settings.saveHistory {
             do {
-                let store = try CatalogStore(path: settings.catalogPath)
+                let store = try CatalogOptions.openStore(catalog: settings.catalogPath, mustExist: false)
                 let run = try BenchHistory.save(report, note: settings.note, to: store)
                 context.print(
-                    "Saved as run \(run.id) in \(settings.catalogPath) (see 'thumbkit bench show \(run.id)').")
+                    "Saved as run \(run.id) in \(store.path) (see 'thumbkit bench show \(run.id)').")
             } catch {
                 context.report(error)
                 failed = true

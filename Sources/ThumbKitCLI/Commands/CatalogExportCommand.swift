@@ -21,7 +21,8 @@ enum CatalogExportCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         if let output = arguments.value("output"),
-            CatalogFiles.match(output, database: arguments.value("catalog")!) != nil
+            let database = CatalogOptions.catalogFile(arguments.value("catalog")!),
+            CatalogFiles.match(output, database: database) != nil
         {
             throw UsageError.validationFailed("refusing to write the export over the catalog's own file '\(output)'")
         }

@@ -4,9 +4,13 @@ import ThumbKitCatalog
 
 /// Options and helpers shared by the catalog commands (`catalog …`, `build`, `site`).
 enum CatalogOptions {
-    /// `--catalog PATH`: the database file.
+    /// The help of every `--catalog`: what a value may be.
+    static let catalogHelp =
+        "an SQLite database file, or a postgres:// (postgresql://) URL of a PostgreSQL database; "
+        + "messages show the URL with its password as ***"
+    /// `--catalog PATH|URL`: the database file or PostgreSQL URL.
     static let catalog = OptionSpec.value(
-        "catalog", valueName: "path", help: "The catalog database file.", default: "./thumbkit.sqlite")
+        "catalog", valueName: "path|url", help: "The catalog: " + catalogHelp + ".", default: "./thumbkit.sqlite")
     /// `--out DIR`: the build's output folder.
     static let out = OptionSpec.value(
         "out", valueName: "dir", help: "The output folder of built images.", default: "./thumbkit-out")
@@ -27,14 +31,34 @@ enum CatalogOptions {
     /// A file that is there must be a catalog (`CatalogStore` refuses an empty or foreign one).
     /// With `readOnly` (commands that only read: list, show, export, site) the file is opened
     /// with `SQLITE_OPEN_READONLY`, so a catalog on a read-only mount can still be read.
+    /// A PostgreSQL catalog (a `postgres://` URL) is opened the same way; "missing" there means
+    /// a schema holding no catalog yet.
     static func openStore(_ arguments: ParsedArguments, mustExist: Bool = true, readOnly: Bool = false) throws
         -> CatalogStore
     {
-        let path = arguments.value("catalog")!
-        if mustExist || readOnly, !FileManager.default.fileExists(atPath: path) {
-            throw CatalogError.missingFile(path, hint: "no catalog here: create one with 'thumbkit catalog import'")
+        try openStore(catalog: arguments.value("catalog")!, mustExist: mustExist, readOnly: readOnly)
+    }
+
+    /// The catalog a `--catalog` value names (see `openStore(_:mustExist:readOnly:)`); `missing`
+    /// makes the error for an SQLite file that is not there.
+    static func openStore(
+        catalog value: String, mustExist: Bool, readOnly: Bool = false,
+        missing: (String) -> any Error = {
+            CatalogError.missingFile($0, hint: "no catalog here: create one with 'thumbkit catalog import'")
         }
-        return try CatalogStore(path: path, readOnly: readOnly)
+    ) throws -> CatalogStore {
+        let location = try CatalogLocation(parsing: value)
+        if case .sqlite(let path) = location, mustExist || readOnly, !FileManager.default.fileExists(atPath: path) {
+            throw missing(path)
+        }
+        return try CatalogStore(location: location, readOnly: readOnly, mustExist: mustExist)
+    }
+
+    /// The SQLite file a `--catalog` value names, or nil for a PostgreSQL URL (or a bad value,
+    /// which opening the store reports).
+    static func catalogFile(_ value: String) -> String? {
+        if case .sqlite(let path)? = try? CatalogLocation(parsing: value) { return path }
+        return nil
     }
 
     /// The recipes every command that builds uses (build, catalog rate, catalog set-image,

@@ -32,7 +32,9 @@ enum WatchCommand: Command {
             """,
         positionals: [.required("dir", help: "The inbox folder.")],
         options: [
-            .value("catalog", valueName: "path", help: "The catalog database.", default: "thumbkit.sqlite"),
+            .value(
+                "catalog", valueName: "path|url", help: "The catalog: " + CatalogOptions.catalogHelp + ".",
+                default: "thumbkit.sqlite"),
             .value("out", valueName: "dir", help: "The output folder.", default: "thumbkit-out"),
             CatalogOptions.recipes,
             .value(
@@ -78,14 +80,15 @@ enum WatchCommand: Command {
         }
         // Hold the lock before anything else touches the inbox.
         let lock = try WatchLock.acquire(inbox: inbox)
-        let store = try CatalogStore(path: catalogPath)
+        let store = try CatalogOptions.openStore(catalog: catalogPath, mustExist: false)
         let recipes = try CatalogOptions.recipeBook(arguments, store: store)
         let ingestor = InboxIngestor(
             inbox: inbox, store: store, outputDirectory: outDir, recipes: recipes, limits: limits,
             moveDoneTo: arguments.value("move-done"), crashPoint: _WatchCrashPoint(environment: context.environment))
         let options = WatchOptions(
             settleSeconds: settle, pollSeconds: poll, jobs: jobs, once: arguments.flag("once"),
-            ownPaths: [catalogPath, outDir] + (arguments.value("move-done").map { [$0] } ?? []))
+            ownPaths: (CatalogOptions.catalogFile(catalogPath).map { [$0] } ?? []) + [outDir]
+                + (arguments.value("move-done").map { [$0] } ?? []))
         let control = try WatchControl()
         let signals = installSignalHandlers(control)
         defer { signals.forEach { $0.cancel() } }

@@ -58,7 +58,7 @@ public struct CatalogExporter: Sendable {
     /// - Throws: `CatalogError.invalidRecord` for an output that is a catalog file,
     ///   `CatalogError.io` when the file cannot be written, or a store error.
     public func export(to path: String) throws {
-        if let file = CatalogFiles.match(path, database: store.path) {
+        if case .sqlite(let database) = store.location, let file = CatalogFiles.match(path, database: database) {
             throw CatalogError.invalidRecord(
                 path: path, reason: "refusing to write the export over the catalog's own file \(file)")
         }

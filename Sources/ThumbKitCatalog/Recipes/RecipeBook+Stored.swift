@@ -16,7 +16,7 @@ extension CatalogTransaction {
     /// - Throws: `CatalogError.invalidDocument` when the stored text no longer parses.
     public func recipeBook() throws(CatalogError) -> RecipeBook {
         guard let text = try storedRecipeFile() else { return .defaults }
-        return try RecipeBook.decode(Data(text.utf8), path: "\(db.path) (stored recipes)")
+        return try RecipeBook.decode(Data(text.utf8), path: "\(db.location) (stored recipes)")
     }
 
     /// Stores `text` (a recipe file, already checked) as the catalog's recipe set, or with nil

@@ -106,30 +106,41 @@ enum CatalogSchema {
         );
         """
 
-    /// Brings `connection` up to `target` (default: the latest version).
+    /// Brings `connection` up to `target` (default: the latest version), with its dialect's
+    /// migrations, all pending ones in one write transaction. Writers exclude each other (SQLite's
+    /// write lock; PostgreSQL's advisory lock, see `CatalogDialect.begin`) and the version is read
+    /// again under that lock, so two processes opening a fresh catalog at once migrate it once.
     ///
-    /// - Throws: `CatalogError.schema` when the file is newer than this build, or when a
+    /// - Throws: `CatalogError.schema` when the database is newer than this build, or when a
     ///   migration fails (the database is then left at its old version).
-    static func migrate(_ connection: SQLiteConnection, to target: Int = latestVersion) throws {
+    static func migrate(_ connection: any CatalogConnection, to target: Int = latestVersion) throws {
         precondition((0...latestVersion).contains(target), "No such schema version.")
-        let current = try userVersion(connection)
-        try check(current, path: connection.path)
+        let dialect = connection.dialect
+        let steps = dialect.migrations
+        guard steps.count == latestVersion else {
+            throw CatalogError.schema(
+                path: connection.location,
+                reason: "this build has \(steps.count) \(dialect) migrations for schema version \(latestVersion)")
+        }
+        let current = try dialect.schemaVersion(connection)
+        try check(current, path: connection.location)
         guard current < target else { return }
         try connection.transaction(write: true) {
+            try dialect.prepareVersioning(connection)
             // Re-read inside the write lock: another process may have migrated meanwhile.
-            let start = try userVersion(connection)
-            try check(start, path: connection.path)
+            let start = try dialect.schemaVersion(connection)
+            try check(start, path: connection.location)
             guard start < target else { return }
             for version in (start + 1)...target {
                 do {
-                    try connection.execute(migrations[version - 1])
+                    try connection.execute(steps[version - 1])
                 } catch let error as CatalogError {
                     if case .locked = error { throw error }
                     throw CatalogError.schema(
-                        path: connection.path, reason: "migration to version \(version) failed: \(error.reason)")
+                        path: connection.location, reason: "migration to version \(version) failed: \(error.reason)")
                 }
             }
-            try connection.execute("PRAGMA user_version = \(target)")
+            try dialect.setSchemaVersion(target, connection)
         }
     }
 
@@ -147,17 +158,17 @@ enum CatalogSchema {
         }
     }
 
+    /// The tables every catalog has.
+    static let catalogTables: Set<String> = ["bugs", "foods", "outputs", "settings"]
+
     /// Whether the database has ThumbKit's tables (checked before migrating a file that existed:
     /// an empty SQLite database or another program's database is not a catalog).
-    static func hasCatalogTables(_ connection: SQLiteConnection) throws(CatalogError) -> Bool {
-        let names = try connection.query(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('bugs', 'foods', 'outputs', 'settings')"
-        ) { $0.string(0) }
-        return names.count == 4
+    static func hasCatalogTables(_ connection: any CatalogConnection) throws(CatalogError) -> Bool {
+        try connection.dialect.tables(connection).isSuperset(of: catalogTables)
     }
 
-    /// `PRAGMA user_version`.
-    static func userVersion(_ connection: SQLiteConnection) throws(CatalogError) -> Int {
-        try connection.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
+    /// The schema version (`PRAGMA user_version`, or PostgreSQL's `schema_version` table).
+    static func userVersion(_ connection: any CatalogConnection) throws(CatalogError) -> Int {
+        try connection.dialect.schemaVersion(connection)
     }
 }

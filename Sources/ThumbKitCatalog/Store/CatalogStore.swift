@@ -1,16 +1,15 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The catalog database: one SQLite file (plus SQLite's own `-wal` and `-shm` files beside it;
-/// nothing else is ever written there) in WAL mode with foreign keys on.
+/// nothing else is ever written there) in WAL mode with foreign keys on, or one PostgreSQL
+/// schema (the current one of the URL's database, usually `public`). Both hold the same
+/// tables and give the same answers; everything above the store's connection
+/// (`CatalogConnection`) is the same code on both.
 ///
 /// ### Concurrency
 /// The store is a synchronous, lock-protected final class rather than an actor because every
-/// caller (the CLI, the build step) is synchronous and SQLite calls block anyway: an actor would
-/// force `await` through the whole CLI and park a cooperative-pool thread on disk I/O.
+/// caller (the CLI, the build step) is synchronous and database calls block anyway: an actor
+/// would force `await` through the whole CLI and park a cooperative-pool thread on I/O.
 ///
 /// Within one process, every use of the one connection happens inside `read` or `write`, which
 /// hold `lock` for the whole transaction, so the connection is only ever touched by one thread at
@@ -21,17 +20,22 @@ import Foundation
 /// Between processes (a watch folder next to a build), SQLite's file locks apply: WAL lets readers
 /// go on while one writer writes, and a second writer waits up to `busyTimeout` before the
 /// operation fails with `CatalogError.locked`. Write transactions start with `BEGIN IMMEDIATE`, so
-/// that wait happens before any change is made, never half-way through.
+/// that wait happens before any change is made, never half-way through. On PostgreSQL a write
+/// transaction takes the catalog's advisory lock first, with the same effect (`lock_timeout` is
+/// `busyTimeout`), and a read transaction sees one snapshot.
 public final class CatalogStore: Sendable {
-    /// The database file.
+    /// The database file, or the PostgreSQL URL with its password replaced by `***`.
     public let path: String
+
+    /// Where the catalog is.
+    package let location: CatalogLocation
 
     /// Guards `connection`. `NSRecursiveLock` is Sendable.
     private let lock = NSRecursiveLock()
 
     /// Only read or used while `lock` is held (see the type's comment), which is what makes
     /// sharing this non-Sendable reference across threads safe.
-    nonisolated(unsafe) private let connection: SQLiteConnection
+    nonisolated(unsafe) private let connection: any CatalogConnection
 
     /// Whether this store was opened read-only (every `write` then fails).
     public let isReadOnly: Bool
@@ -51,83 +55,54 @@ public final class CatalogStore: Sendable {
     ///   `.schema` (a newer or negative schema version, a failed migration).
     public convenience init(path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false) throws {
         try self.init(
-            path: path, busyTimeout: busyTimeout, schemaVersion: CatalogSchema.latestVersion, readOnly: readOnly)
+            location: .sqlite(path: path), busyTimeout: busyTimeout, schemaVersion: CatalogSchema.latestVersion,
+            readOnly: readOnly)
+    }
+
+    /// Opens the catalog at `location` (a `--catalog` value: a file path or a `postgres://`
+    /// URL) as `init(path:)` does. On PostgreSQL the catalog is the URL's current schema: it
+    /// is created there (and migrated forward, under an advisory lock, so two processes
+    /// starting at once do not race) when the schema holds no tables, and refused when it
+    /// holds other tables. Errors name the redacted URL only.
+    ///
+    /// - Parameters:
+    ///   - mustExist: Refuse a location that holds no catalog yet (`.notFound`) instead of
+    ///     creating one there.
+    /// - Throws: as `init(path:)`; on PostgreSQL also `.open` (server unreachable,
+    ///   authentication failed) and `.notFound` (database missing).
+    package convenience init(
+        location: CatalogLocation, busyTimeout: Duration = .seconds(5), readOnly: Bool = false, mustExist: Bool = false
+    ) throws {
+        try self.init(
+            location: location, busyTimeout: busyTimeout, schemaVersion: CatalogSchema.latestVersion,
+            readOnly: readOnly, mustExist: mustExist)
     }
 
     /// Opens the catalog migrated only up to `schemaVersion` (tests build old databases this way).
-    init(path: String, busyTimeout: Duration, schemaVersion: Int, readOnly: Bool = false) throws {
-        var isFolder: ObjCBool = false
-        let folder = (path as NSString).deletingLastPathComponent
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw CatalogError.open(path: path, reason: "is a folder, not a database file")
-        }
-        if !folder.isEmpty,
-            !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
-                || !isFolder.boolValue
-        {
-            throw CatalogError.open(path: path, reason: "folder '\(folder)' does not exist")
-        }
-        var info = stat()
-        let existed = lstat(path, &info) == 0
-        if existed, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
-            throw CatalogError.corrupt(
-                path: path,
-                reason: "empty file (0 bytes), not a thumbkit catalog; restore it from a backup or remove it")
-        }
-        if readOnly, !existed {
-            throw CatalogError.notFound(path: path, reason: "no catalog here")
-        }
+    convenience init(path: String, busyTimeout: Duration, schemaVersion: Int, readOnly: Bool = false) throws {
+        try self.init(
+            location: .sqlite(path: path), busyTimeout: busyTimeout, schemaVersion: schemaVersion, readOnly: readOnly)
+    }
+
+    init(
+        location: CatalogLocation, busyTimeout: Duration, schemaVersion: Int, readOnly: Bool = false,
+        mustExist: Bool = false
+    ) throws {
         let (seconds, attoseconds) = busyTimeout.components
         let millis = Int32(max(0, min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
-        let connection: SQLiteConnection
-        if readOnly {
-            connection = try Self.openReadOnly(path: path, busyTimeoutMilliseconds: millis)
-        } else {
-            connection = try SQLiteConnection(
-                path: path, busyTimeoutMilliseconds: millis, access: existed ? .readWrite : .create)
-            if connection.isReadOnly { throw Self.cannotWrite(path, "the file is read-only") }
+        switch location {
+        case .sqlite(let path):
+            connection = try Self.openSQLite(
+                path: path, busyTimeoutMilliseconds: millis, schemaVersion: schemaVersion, readOnly: readOnly,
+                mustExist: mustExist)
+        case .postgres(let url):
+            connection = try Self.openPostgres(
+                url: url, lockTimeoutMilliseconds: Int(millis), schemaVersion: schemaVersion, readOnly: readOnly,
+                mustExist: mustExist)
         }
-        // The first statement reads the header: a file that is not a database fails here.
-        do {
-            if existed, try !CatalogSchema.hasCatalogTables(connection) {
-                throw CatalogError.corrupt(path: path, reason: "not a thumbkit catalog (it has none of its tables)")
-            }
-            if readOnly {
-                try CatalogSchema.check(try CatalogSchema.userVersion(connection), path: path)
-                try connection.execute("PRAGMA foreign_keys = ON")
-            } else {
-                let mode = try connection.queryFirst("PRAGMA journal_mode = WAL") { $0.string(0) }
-                guard mode?.lowercased() == "wal" else {
-                    throw CatalogError.database(
-                        path: path, reason: "cannot switch to WAL mode (journal mode is \(mode ?? "unknown"))")
-                }
-                try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-                try CatalogSchema.migrate(connection, to: schemaVersion)
-            }
-        } catch CatalogError.open(_, let reason) where !readOnly {
-            // SQLite could not create the `-wal`/`-shm` files or write the file.
-            throw Self.cannotWrite(path, "\(reason); is its folder read-only?")
-        }
-        self.path = path
-        self.connection = connection
+        self.location = location
+        self.path = location.redacted
         self.isReadOnly = readOnly
-    }
-
-    /// A read-only connection that has read the header: plain `SQLITE_OPEN_READONLY` first, and
-    /// `immutable` when SQLite cannot reach the WAL index (a read-only mount or folder).
-    private static func openReadOnly(path: String, busyTimeoutMilliseconds millis: Int32) throws -> SQLiteConnection {
-        let plain = try SQLiteConnection(path: path, busyTimeoutMilliseconds: millis, access: .readOnly)
-        do {
-            _ = try plain.queryFirst("SELECT COUNT(*) FROM sqlite_master") { $0.int(0) }
-            return plain
-        } catch CatalogError.open {
-            return try SQLiteConnection(path: path, busyTimeoutMilliseconds: millis, access: .immutable)
-        }
-    }
-
-    /// The error for a catalog that commands which change it cannot use.
-    private static func cannotWrite(_ path: String, _ why: String) -> CatalogError {
-        .open(path: path, reason: "cannot write the catalog: \(why) (list, show, export and site only read it)")
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): every change it makes is committed
@@ -156,17 +131,17 @@ public final class CatalogStore: Sendable {
         return try connection.transaction(write: write) { try body(transaction) }
     }
 
-    /// The journal mode SQLite reports (`wal`).
+    /// The journal mode SQLite reports (`wal`); on PostgreSQL, `postgresql`.
     public func journalMode() throws -> String {
-        try read { try $0.connection.queryFirst("PRAGMA journal_mode") { $0.string(0) } ?? "" }
+        try read { try $0.connection.dialect.journalMode($0.connection) }
     }
 
     /// Whether foreign keys are enforced on this connection (always true).
     public func foreignKeysEnabled() throws -> Bool {
-        try read { try $0.connection.queryFirst("PRAGMA foreign_keys") { $0.int(0) == 1 } ?? false }
+        try read { try $0.connection.dialect.foreignKeysEnabled($0.connection) }
     }
 
-    /// The schema version (`PRAGMA user_version`).
+    /// The schema version (`PRAGMA user_version`, or PostgreSQL's `schema_version` table).
     public func schemaVersion() throws -> Int {
         try read { try CatalogSchema.userVersion($0.connection) }
     }
@@ -174,9 +149,9 @@ public final class CatalogStore: Sendable {
     /// The schema version a freshly opened store has.
     public static var latestSchemaVersion: Int { CatalogSchema.latestVersion }
 
-    /// Runs SQLite's `PRAGMA quick_check`; returns its complaints (empty when the file is sound).
+    /// Runs SQLite's `PRAGMA quick_check`; returns its complaints (empty when the file is
+    /// sound). PostgreSQL has no cheap equivalent: always empty there.
     public func quickCheck() throws -> [String] {
-        let rows = try read { try $0.connection.query("PRAGMA quick_check") { $0.string(0) } }
-        return rows == ["ok"] ? [] : rows
+        try read { try $0.connection.dialect.quickCheck($0.connection) }
     }
 }

@@ -3,11 +3,11 @@ import Foundation
 extension CatalogTransaction {
     private static let bugColumns = "id, title, rating, image_path, image_sha256, created_at, updated_at"
 
-    private func bug(from row: SQLiteRow) throws(CatalogError) -> Bug {
+    private func bug(from row: CatalogRow) throws(CatalogError) -> Bug {
         let id = row.int(0)
         let ref = "bug \(id)"
         guard let rating = Rating(exactly: row.double(2)) else {
-            throw CatalogError.corrupt(path: connection.path, reason: "\(ref) has rating \(row.double(2))")
+            throw CatalogError.corrupt(path: connection.location, reason: "\(ref) has rating \(row.double(2))")
         }
         let image = row.optionalString(3).map { ImageRef(path: $0, sha256: row.optionalString(4) ?? "") }
         return Bug(
@@ -62,13 +62,13 @@ extension CatalogTransaction {
             throw CatalogError.invalidRecord(path: ref, reason: "id \(id) is already taken")
         }
         let time = now
-        try db.run(
-            "INSERT INTO bugs (id, title, rating, image_path, image_sha256, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        let newID = try db.insert(
+            into: "bugs", id: id,
             [
-                id.map { .integer($0) } ?? .null, .text(title), .real(rating.value), .optional(image?.path),
-                .optional(image?.sha256), .text(time), .text(time),
+                ("title", .text(title)), ("rating", .real(rating.value)), ("image_path", .optional(image?.path)),
+                ("image_sha256", .optional(image?.sha256)), ("created_at", .text(time)), ("updated_at", .text(time)),
             ])
-        return try requireBug(id: db.lastInsertRowID)
+        return try requireBug(id: newID)
     }
 
     /// Sets a bug's rating after checking it is 0 to 5 in steps of 0.5.

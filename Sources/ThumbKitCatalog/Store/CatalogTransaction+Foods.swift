@@ -25,8 +25,8 @@ extension CatalogTransaction {
         try Self.checkName(name, field: "name", ref: "category '\(name)'")
         if let existing = try category(named: name) { return existing }
         let next = try db.queryFirst("SELECT COALESCE(MAX(position) + 1, 0) FROM categories") { $0.int(0) } ?? 0
-        try db.run("INSERT INTO categories (name, position) VALUES (?, ?)", [.text(name), .integer(next)])
-        return FoodCategory(id: db.lastInsertRowID, name: name, position: next)
+        let id = try db.insert(into: "categories", id: nil, [("name", .text(name)), ("position", .integer(next))])
+        return FoodCategory(id: id, name: name, position: next)
     }
 
     /// Puts the categories named in `names` first, in that order (adding any that are missing);
@@ -58,7 +58,7 @@ extension CatalogTransaction {
         FROM foods f JOIN categories c ON c.id = f.category_id
         """
 
-    private func food(from row: SQLiteRow) throws(CatalogError) -> Food {
+    private func food(from row: CatalogRow) throws(CatalogError) -> Food {
         let id = row.int(0)
         let image = row.optionalString(4).map { ImageRef(path: $0, sha256: row.optionalString(5) ?? "") }
         return Food(
@@ -128,13 +128,13 @@ extension CatalogTransaction {
             throw CatalogError.invalidRecord(path: ref, reason: "id \(id) is already taken")
         }
         let time = now
-        try db.run(
-            "INSERT INTO foods (id, category_id, name, image_path, image_sha256, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        let newID = try db.insert(
+            into: "foods", id: id,
             [
-                id.map { .integer($0) } ?? .null, .integer(categoryID), .text(name), .optional(image?.path),
-                .optional(image?.sha256), .text(time), .text(time),
+                ("category_id", .integer(categoryID)), ("name", .text(name)), ("image_path", .optional(image?.path)),
+                ("image_sha256", .optional(image?.sha256)), ("created_at", .text(time)), ("updated_at", .text(time)),
             ])
-        return try requireFood(id: db.lastInsertRowID)
+        return try requireFood(id: newID)
     }
 
     /// Sets (or with nil, clears) a food's image.

@@ -8,10 +8,12 @@ extension CatalogTransaction {
     public func addBenchRun(
         date: Date, gitCommit: String, machine: String, note: String = "", results: [BenchResult]
     ) throws(CatalogError) -> BenchRun {
-        try db.run(
-            "INSERT INTO bench_runs (date, git_commit, machine, note) VALUES (?, ?, ?, ?)",
-            [.text(Timestamp.string(from: date)), .text(gitCommit), .text(machine), .text(note)])
-        let runID = db.lastInsertRowID
+        let runID = try db.insert(
+            into: "bench_runs", id: nil,
+            [
+                ("date", .text(Timestamp.string(from: date))), ("git_commit", .text(gitCommit)),
+                ("machine", .text(machine)), ("note", .text(note)),
+            ])
         for result in results {
             try db.run(
                 """
@@ -35,7 +37,8 @@ extension CatalogTransaction {
     public func benchRuns(limit: Int? = nil) throws(CatalogError) -> [BenchRun] {
         try db.query(
             "SELECT id, date, git_commit, machine, note FROM bench_runs ORDER BY date DESC, id DESC LIMIT ?",
-            [.integer(limit ?? -1)]
+            // No limit is the largest one: PostgreSQL refuses SQLite's -1.
+            [.integer(limit.map { $0 < 0 ? Int.max : $0 } ?? Int.max)]
         ) { row throws(CatalogError) in
             BenchRun(
                 id: row.int(0), date: try date(row.string(1), "bench run \(row.int(0))"), gitCommit: row.string(2),
@@ -71,10 +74,10 @@ extension CatalogTransaction {
     private static let ingestColumns =
         "id, path, sha256, record_kind, record_id, status, reason, processed_at FROM ingested_files"
 
-    private func ingested(from row: SQLiteRow) throws(CatalogError) -> IngestedFile {
+    private func ingested(from row: CatalogRow) throws(CatalogError) -> IngestedFile {
         let id = row.int(0)
         guard let status = IngestedFile.Status(rawValue: row.string(5)) else {
-            throw CatalogError.corrupt(path: connection.path, reason: "ingested file \(id) has an unknown status")
+            throw CatalogError.corrupt(path: connection.location, reason: "ingested file \(id) has an unknown status")
         }
         let record = row.optionalString(3).flatMap(RecordKind.init(rawValue:)).map {
             RecordRef(kind: $0, id: row.int(4))
@@ -104,7 +107,7 @@ extension CatalogTransaction {
             ])
         guard let stored = try ingestedFile(path: path, sha256: sha256) else {
             throw CatalogError.database(
-                path: connection.path, reason: "ingested file '\(path)' vanished after it was written")
+                path: connection.location, reason: "ingested file '\(path)' vanished after it was written")
         }
         return stored
     }

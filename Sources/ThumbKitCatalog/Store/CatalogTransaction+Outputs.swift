@@ -7,12 +7,12 @@ extension CatalogTransaction {
         FROM outputs
         """
 
-    private func output(from row: SQLiteRow) throws(CatalogError) -> OutputRecord {
+    private func output(from row: CatalogRow) throws(CatalogError) -> OutputRecord {
         let id = row.int(0)
         guard let recordKind = RecordKind(rawValue: row.string(1)), let kind = OutputKind(rawValue: row.string(4)),
             let format = ImageFormat(rawValue: row.string(9))
         else {
-            throw CatalogError.corrupt(path: connection.path, reason: "output \(id) has an unknown kind or format")
+            throw CatalogError.corrupt(path: connection.location, reason: "output \(id) has an unknown kind or format")
         }
         let values = OutputValues(
             record: RecordRef(kind: recordKind, id: row.int(2)), recipe: row.string(3), kind: kind, scale: row.int(5),
@@ -75,7 +75,7 @@ extension CatalogTransaction {
                 .text(values.sourceSHA256), .text(now),
             ])
         guard let stored = try output(values.key) else {
-            throw CatalogError.database(path: connection.path, reason: "\(ref) vanished after it was written")
+            throw CatalogError.database(path: connection.location, reason: "\(ref) vanished after it was written")
         }
         return stored
     }

@@ -34,7 +34,8 @@ extension CatalogTransaction {
         }
         func spread(_ column: String, _ table: String) throws(CatalogError) -> CatalogSummary.Spread? {
             try db.queryFirst(
-                "SELECT COUNT(\(column)), MIN(\(column)), MAX(\(column)), AVG(\(column)), TOTAL(\(column)) FROM \(table)"
+                "SELECT COUNT(\(column)), MIN(\(column)), MAX(\(column)), AVG(\(column)), COALESCE(SUM(\(column)), 0) "
+                    + "FROM \(table)"
             ) { row in
                 row.int(0) == 0
                     ? nil

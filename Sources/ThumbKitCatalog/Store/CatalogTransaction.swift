@@ -4,23 +4,23 @@ import Foundation
 /// catalog offers is a method here (in the `CatalogTransaction+…` files), so several of them can
 /// share one transaction. It is not Sendable and is only valid inside its block.
 public final class CatalogTransaction {
-    let connection: SQLiteConnection
+    let connection: any CatalogConnection
     private var isOpen = true
 
-    init(connection: SQLiteConnection) {
+    init(connection: any CatalogConnection) {
         self.connection = connection
     }
 
     func end() { isOpen = false }
 
     /// The connection, checked to be inside its block.
-    var db: SQLiteConnection {
+    var db: any CatalogConnection {
         precondition(isOpen, "A CatalogTransaction was used after its read/write block ended.")
         return connection
     }
 
-    /// The database file (the path of store-level errors).
-    public var databasePath: String { connection.path }
+    /// The database file or the redacted URL (the path of store-level errors).
+    public var databasePath: String { connection.location }
 
     /// Runs `body` in a savepoint: its changes are undone if it throws, while the enclosing
     /// transaction goes on (the import uses this to skip one bad record).
@@ -34,7 +34,7 @@ public final class CatalogTransaction {
     /// Reads a stored timestamp, reporting a malformed one as corruption.
     func date(_ text: String, _ ref: String) throws(CatalogError) -> Date {
         guard let date = Timestamp.date(from: text) else {
-            throw CatalogError.corrupt(path: connection.path, reason: "\(ref) has a malformed time '\(text)'")
+            throw CatalogError.corrupt(path: connection.location, reason: "\(ref) has a malformed time '\(text)'")
         }
         return date
     }

@@ -3,7 +3,7 @@ import Foundation
 
 /// One SQLite connection. Not thread-safe and not Sendable: `CatalogStore` owns it and only
 /// touches it while holding its lock.
-final class SQLiteConnection {
+final class SQLiteConnection: CatalogConnection {
     /// The database file.
     let path: String
     /// The open handle (closed in `deinit`).
@@ -11,7 +11,12 @@ final class SQLiteConnection {
     /// How long SQLite waits for another connection's lock.
     let busyTimeoutMilliseconds: Int32
     /// How many `transaction` calls are open on this connection (0 outside any).
-    private(set) var depth = 0
+    var depth = 0
+
+    /// The database file.
+    var location: String { path }
+
+    var dialect: CatalogDialect { .sqlite }
 
     /// How a connection opens its file.
     enum Access {
@@ -102,7 +107,7 @@ final class SQLiteConnection {
 
     /// Runs one statement with `values` bound to its `?` parameters; returns the rows changed.
     @discardableResult
-    func run(_ sql: String, _ values: [SQLiteValue] = []) throws(CatalogError) -> Int {
+    func run(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int {
         let statement = try prepare(sql)
         try statement.bind(values)
         while try statement.step() {}
@@ -111,64 +116,50 @@ final class SQLiteConnection {
 
     /// Runs one query and maps every row.
     func query<T>(
-        _ sql: String, _ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(CatalogError) -> T
+        _ sql: String, _ values: [CatalogValue], _ map: (CatalogRow) throws(CatalogError) -> T
     ) throws(CatalogError) -> [T] {
         let statement = try prepare(sql)
         try statement.bind(values)
         var rows: [T] = []
-        while try statement.step() { rows.append(try map(SQLiteRow(handle: statement.handle))) }
+        while try statement.step() { rows.append(try map(.sqlite(SQLiteRow(handle: statement.handle)))) }
         return rows
     }
 
     /// The first row of a query, mapped, or nil if there is none.
     func queryFirst<T>(
-        _ sql: String, _ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(CatalogError) -> T
+        _ sql: String, _ values: [CatalogValue], _ map: (CatalogRow) throws(CatalogError) -> T
     ) throws(CatalogError) -> T? {
         let statement = try prepare(sql)
         try statement.bind(values)
         guard try statement.step() else { return nil }
-        return try map(SQLiteRow(handle: statement.handle))
+        return try map(.sqlite(SQLiteRow(handle: statement.handle)))
     }
 
     /// The rowid of the last insert on this connection.
     var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 
-    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` (so a busy writer is met at the start,
-    /// after the busy timeout, not half-way) or `BEGIN` for reads; a nested call uses a
-    /// savepoint. Commits when `body` returns, rolls back when it throws, and rethrows.
-    func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
-        let savepoint = "tk_\(depth)"
-        if depth == 0 {
-            try execute(write ? "BEGIN IMMEDIATE" : "BEGIN")
-        } else {
-            try execute("SAVEPOINT \(savepoint)")
-        }
-        depth += 1
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            depth -= 1
-            rollback(savepoint: depth == 0 ? nil : savepoint)
-            throw error
-        }
-        depth -= 1
-        do {
-            try execute(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
-        } catch {
-            rollback(savepoint: depth == 0 ? nil : savepoint)
-            throw error
-        }
-        return result
+    /// Runs the insert, then reads `last_insert_rowid()` (no second statement).
+    func insertReturningID(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int {
+        try run(sql, values)
+        return lastInsertRowID
     }
 
-    /// Undoes the open transaction (or savepoint). A failure here leaves nothing more to do:
-    /// SQLite has already rolled back when ROLLBACK itself fails.
-    private func rollback(savepoint: String?) {
-        if let savepoint {
-            _ = sqlite3_exec(handle, "ROLLBACK TO \(savepoint); RELEASE \(savepoint)", nil, nil, nil)
-        } else if sqlite3_get_autocommit(handle) == 0 {
-            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
-        }
+    func begin(write: Bool) throws(CatalogError) {
+        try execute(dialect.begin(write: write, writeLockKey: nil))
+    }
+
+    /// A savepoint; a write inside a read transaction takes SQLite's write lock at its first
+    /// change (and may meet `.locked` if another process wrote meanwhile).
+    func beginSavepoint(_ name: String, write: Bool) throws(CatalogError) {
+        try execute("SAVEPOINT \(name)")
+    }
+
+    /// SQLite can always commit what is open.
+    func checkCommittable() throws(CatalogError) {}
+
+    /// A failure here leaves nothing more to do: SQLite has already rolled back when ROLLBACK
+    /// itself fails.
+    func rollbackAll() {
+        if sqlite3_get_autocommit(handle) == 0 { _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
     }
 }

@@ -1,16 +1,5 @@
 import CSQLite
 
-/// A value bound to a statement parameter.
-enum SQLiteValue {
-    case null
-    case integer(Int)
-    case real(Double)
-    case text(String)
-
-    /// `.text(s)` or `.null`.
-    static func optional(_ text: String?) -> SQLiteValue { text.map { .text($0) } ?? .null }
-}
-
 /// One compiled statement, finalized in `deinit`. Lives no longer than its connection's lock.
 final class SQLiteStatement {
     let handle: OpaquePointer
@@ -25,7 +14,7 @@ final class SQLiteStatement {
 
     /// Binds `values` to parameters 1…n. Text is bound with its exact UTF-8 length, so a string
     /// holding a NUL character round-trips.
-    func bind(_ values: [SQLiteValue]) throws(CatalogError) {
+    func bind(_ values: [CatalogValue]) throws(CatalogError) {
         // SQLITE_TRANSIENT: SQLite copies the bytes before bind returns.
         let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
         for (offset, value) in values.enumerated() {
@@ -80,4 +69,14 @@ struct SQLiteRow {
     }
 
     func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+
+    /// The column with its storage class: INTEGER, REAL, TEXT (a BLOB as text), or NULL.
+    func value(_ column: Int32) -> CatalogValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: .integer(int(column))
+        case SQLITE_FLOAT: .real(double(column))
+        default: .text(string(column))
+        }
+    }
 }

@@ -1,16 +1,16 @@
 import CPostgres
 import Foundation
 
-/// One PostgreSQL connection through libpq, with the same query surface as `SQLiteConnection`
-/// (`execute`, `run`, `query`, `queryFirst`, `transaction(write:)`, `?` placeholders), so the
-/// store above can run the same statements on either. Not thread-safe and not Sendable: one
-/// owner uses it at a time, like `SQLiteConnection`.
+/// One PostgreSQL connection through libpq: the `CatalogConnection` that `SQLiteConnection` is
+/// for SQLite (`execute`, `run`, `query`, `queryFirst`, `insertReturningID`, `transaction(write:)`
+/// from the protocol, `?` placeholders), so the store above runs the same statements on either.
+/// Not thread-safe and not Sendable: one owner uses it at a time, like `SQLiteConnection`.
 ///
 /// Every statement with values goes through `PQexecParams` in text format: values never become
 /// SQL text. PostgreSQL's `text` cannot hold a NUL character, so a `.text` value holding one is
 /// refused as an invalid record (SQLite stores it; the store must not accept such a title on
 /// either backend if the exports are to match).
-final class PostgresConnection {
+final class PostgresConnection: CatalogConnection {
     /// The URL with its passwords replaced by `***`: the `path` of every error.
     let location: String
     /// How long a statement waits for a lock (row, table or advisory) before failing as locked.
@@ -20,7 +20,15 @@ final class PostgresConnection {
     /// The libpq connection (finished in `deinit`).
     let handle: OpaquePointer
     /// How many `transaction` calls are open on this connection (0 outside any).
-    private(set) var depth = 0
+    var depth = 0
+    /// The advisory lock every write transaction takes first (`CatalogDialect.begin`): the
+    /// store sets it to its catalog's key, so writers of one catalog exclude each other. Nil:
+    /// write transactions take no lock.
+    var writeLockKey: Int64?
+    /// Whether the open outermost transaction is a write one (holds `writeLockKey`).
+    private var isWriting = false
+
+    var dialect: CatalogDialect { .postgres }
     /// The channels `listen` subscribed to: `reconnect` listens to them again.
     var channels: [String] = []
 
@@ -103,7 +111,7 @@ final class PostgresConnection {
 
     /// Runs one statement with `values` bound to its `?` parameters (the extended protocol,
     /// which takes one statement only, so no value can start a second one).
-    func exec(_ sql: String, _ values: [SQLiteValue]) throws(CatalogError) -> PostgresResult {
+    func exec(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> PostgresResult {
         let (text, count) = PostgresPlaceholders.numbered(sql)
         guard count == values.count else {
             throw CatalogError.database(
@@ -148,28 +156,28 @@ final class PostgresConnection {
 
     /// Runs one statement; returns the rows it changed (inserted, updated or deleted).
     @discardableResult
-    func run(_ sql: String, _ values: [SQLiteValue] = []) throws(CatalogError) -> Int {
+    func run(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int {
         try exec(sql, values).rowsChanged
     }
 
     /// Runs one query and maps every row.
     func query<T>(
-        _ sql: String, _ values: [SQLiteValue] = [], _ map: (PostgresRow) throws(CatalogError) -> T
+        _ sql: String, _ values: [CatalogValue], _ map: (CatalogRow) throws(CatalogError) -> T
     ) throws(CatalogError) -> [T] {
         let result = try exec(sql, values)
         var rows: [T] = []
         rows.reserveCapacity(Int(result.rowCount))
-        for row in 0..<result.rowCount { rows.append(try map(PostgresRow(result: result, row: row))) }
+        for row in 0..<result.rowCount { rows.append(try map(.postgres(PostgresRow(result: result, row: row)))) }
         return rows
     }
 
     /// The first row of a query, mapped, or nil if there is none.
     func queryFirst<T>(
-        _ sql: String, _ values: [SQLiteValue] = [], _ map: (PostgresRow) throws(CatalogError) -> T
+        _ sql: String, _ values: [CatalogValue], _ map: (CatalogRow) throws(CatalogError) -> T
     ) throws(CatalogError) -> T? {
         let result = try exec(sql, values)
         guard result.rowCount > 0 else { return nil }
-        return try map(PostgresRow(result: result, row: 0))
+        return try map(.postgres(PostgresRow(result: result, row: 0)))
     }
 
     /// The value the last `INSERT` on this connection took from a sequence (`lastval()`, the
@@ -178,45 +186,42 @@ final class PostgresConnection {
         try queryFirst("SELECT lastval()") { $0.int(0) } ?? 0
     }
 
-    /// Runs `body` in a transaction (`BEGIN`; PostgreSQL has no `BEGIN IMMEDIATE`: writers that
-    /// must exclude each other take an advisory lock, see `advisoryTransactionLock`); a nested
-    /// call uses a savepoint. Commits when `body` returns, rolls back when it throws, and
-    /// rethrows. A transaction that a failed statement aborted is rolled back, not committed,
-    /// even when `body` caught that error.
-    func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
-        let savepoint = "tk_\(depth)"
-        try execute(depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)")
-        depth += 1
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            depth -= 1
-            rollback(savepoint: depth == 0 ? nil : savepoint)
-            throw error
+    /// `INSERT … RETURNING id`: the new id in the same round trip.
+    func insertReturningID(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int {
+        guard let id = try queryFirst(sql + " RETURNING id", values, { $0.int(0) }) else {
+            throw CatalogError.database(path: location, reason: "insert returned no id (in \(sql.prefix(60)))")
         }
-        depth -= 1
-        do {
-            if PQtransactionStatus(handle) == PQTRANS_INERROR {
-                throw CatalogError.database(
-                    path: location, reason: "transaction rolled back: a statement in it failed")
-            }
-            try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)")
-        } catch {
-            rollback(savepoint: depth == 0 ? nil : savepoint)
-            throw error
-        }
-        return result
+        return id
     }
 
-    /// Undoes the open transaction (or savepoint). A failure here leaves nothing more to do: a
-    /// lost connection has no transaction left, and a later COMMIT of an aborted one rolls back.
-    private func rollback(savepoint: String?) {
-        if let savepoint {
-            PQclear(PQexec(handle, "ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)"))
-        } else if PQtransactionStatus(handle) != PQTRANS_IDLE {
-            PQclear(PQexec(handle, "ROLLBACK"))
+    /// `BEGIN` (PostgreSQL has no `BEGIN IMMEDIATE`): a writer takes `writeLockKey` in the same
+    /// round trip, a reader gets one snapshot (see `CatalogDialect.begin`).
+    func begin(write: Bool) throws(CatalogError) {
+        try execute(dialect.begin(write: write, writeLockKey: writeLockKey))
+        isWriting = write
+    }
+
+    /// A savepoint; a write one inside a read transaction takes the write lock first.
+    func beginSavepoint(_ name: String, write: Bool) throws(CatalogError) {
+        if write, !isWriting, let key = writeLockKey {
+            try execute("SAVEPOINT \(name); " + CatalogDialect.writeLock(key))
+        } else {
+            try execute("SAVEPOINT \(name)")
         }
+    }
+
+    /// A transaction that a failed statement aborted is rolled back, not committed, even when
+    /// the block caught that error.
+    func checkCommittable() throws(CatalogError) {
+        if PQtransactionStatus(handle) == PQTRANS_INERROR {
+            throw CatalogError.database(path: location, reason: "transaction rolled back: a statement in it failed")
+        }
+    }
+
+    /// A lost connection has no transaction left, and a later COMMIT of an aborted one rolls
+    /// back: a failure here leaves nothing more to do.
+    func rollbackAll() {
+        if PQtransactionStatus(handle) != PQTRANS_IDLE { PQclear(PQexec(handle, "ROLLBACK")) }
     }
 
     /// `name` as a double-quoted SQL identifier.

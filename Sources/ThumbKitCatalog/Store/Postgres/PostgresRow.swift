@@ -48,4 +48,15 @@ struct PostgresRow {
     func double(_ column: Int32) -> Double { Double(string(column)) ?? 0 }
 
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+
+    /// The column by its type: int2/int4/int8 and bool as integers, float4/float8/numeric as
+    /// reals, anything else as text, or NULL.
+    func value(_ column: Int32) -> CatalogValue {
+        if isNull(column) { return .null }
+        switch PQftype(result.handle, column) {
+        case 16, 20, 21, 23: return .integer(int(column))
+        case 700, 701, 1700: return .real(double(column))
+        default: return .text(string(column))
+        }
+    }
 }

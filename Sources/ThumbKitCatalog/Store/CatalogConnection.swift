@@ -1,0 +1,117 @@
+/// The small interface the store works through, implemented by `SQLiteConnection` and
+/// `PostgresConnection`: statements with `?` parameters, rows read by index, an insert that
+/// returns the new row id, and transactions with nested savepoints. `CatalogTransaction` and
+/// everything above it only see this, so they never know which backend they run on; the SQL
+/// that differs between the two lives in `CatalogDialect` and the per-backend schema files.
+///
+/// Not Sendable: one owner uses a connection at a time (`CatalogStore` holds a lock around it).
+protocol CatalogConnection: AnyObject {
+    /// Where the connection goes, for messages: the file path, or the redacted URL.
+    var location: String { get }
+    /// Which SQL this connection speaks.
+    var dialect: CatalogDialect { get }
+    /// How many `transaction` calls are open on this connection (0 outside any). Only
+    /// `transaction` (and a reconnect, which loses the transaction) changes it.
+    var depth: Int { get set }
+
+    /// Runs one or more statements that take no parameters and return no rows.
+    func execute(_ sql: String) throws(CatalogError)
+
+    /// Runs one statement with `values` bound to its `?` parameters; returns the rows changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int
+
+    /// Runs one query and maps every row.
+    func query<T>(_ sql: String, _ values: [CatalogValue], _ map: (CatalogRow) throws(CatalogError) -> T)
+        throws(CatalogError) -> [T]
+
+    /// The first row of a query, mapped, or nil if there is none.
+    func queryFirst<T>(_ sql: String, _ values: [CatalogValue], _ map: (CatalogRow) throws(CatalogError) -> T)
+        throws(CatalogError) -> T?
+
+    /// Runs one `INSERT` of one row into a table whose key is `id`; returns the row's id
+    /// (SQLite: `last_insert_rowid()`, no second statement; PostgreSQL: `RETURNING id`).
+    func insertReturningID(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int
+
+    /// Starts the outermost transaction (a writer waits here for other writers, never later).
+    func begin(write: Bool) throws(CatalogError)
+
+    /// Starts savepoint `name` inside the open transaction; `write` when the block may write.
+    func beginSavepoint(_ name: String, write: Bool) throws(CatalogError)
+
+    /// Throws when the transaction must not be committed (PostgreSQL: a statement failed in
+    /// it, so the server would only roll it back).
+    func checkCommittable() throws(CatalogError)
+
+    /// Rolls back the outermost transaction if one is open; a failure leaves nothing to do.
+    func rollbackAll()
+}
+
+extension CatalogConnection {
+    @discardableResult
+    func run(_ sql: String) throws(CatalogError) -> Int { try run(sql, []) }
+
+    func query<T>(_ sql: String, _ map: (CatalogRow) throws(CatalogError) -> T) throws(CatalogError) -> [T] {
+        try query(sql, [], map)
+    }
+
+    func queryFirst<T>(_ sql: String, _ map: (CatalogRow) throws(CatalogError) -> T) throws(CatalogError) -> T? {
+        try queryFirst(sql, [], map)
+    }
+
+    /// Inserts one row into `table` (whose key column is `id`) and returns its id. With `id`
+    /// nil the database picks the next one; with an id (an import restoring an export) that id
+    /// is used, and the dialect's follow-up keeps later picks above it (PostgreSQL's identity).
+    /// Table and column names are the caller's constants; every value is a parameter.
+    func insert(into table: String, id: Int?, _ columns: [(String, CatalogValue)]) throws(CatalogError) -> Int {
+        let names = (id == nil ? [] : ["id"]) + columns.map(\.0)
+        let values = (id.map { [CatalogValue.integer($0)] } ?? []) + columns.map(\.1)
+        let sql =
+            "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let newID = try insertReturningID(sql, values)
+        if id != nil, let follow = dialect.afterExplicitID(table: table) { try run(follow) }
+        return newID
+    }
+
+    /// Runs `body` in a transaction: `begin(write:)` at the outermost level, a savepoint when
+    /// nested. Commits (or releases the savepoint) when `body` returns, rolls back (to the
+    /// savepoint) when it throws, and rethrows. The one implementation for both backends.
+    func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
+        let savepoint = "tk_\(depth)"
+        if depth == 0 {
+            try begin(write: write)
+        } else {
+            try beginSavepoint(savepoint, write: write)
+        }
+        depth += 1
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            depth -= 1
+            rollback(savepoint: depth == 0 ? nil : savepoint)
+            throw error
+        }
+        depth -= 1
+        do {
+            try checkCommittable()
+            try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)")
+        } catch {
+            rollback(savepoint: depth == 0 ? nil : savepoint)
+            throw error
+        }
+        return result
+    }
+
+    /// Undoes the open transaction (or savepoint). A failure here leaves nothing more to do:
+    /// SQLite has rolled back when ROLLBACK itself fails, a lost PostgreSQL connection has no
+    /// transaction left, and a later COMMIT of an aborted one rolls back.
+    private func rollback(savepoint: String?) {
+        if let savepoint {
+            try? execute("ROLLBACK TO SAVEPOINT \(savepoint); RELEASE SAVEPOINT \(savepoint)")
+        } else {
+            rollbackAll()
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitCatalog
+
+struct CatalogCopyTests {
+    /// The columns of every table on `backend`, by table.
+    private func columns(_ store: CatalogStore, _ backend: CatalogBackend) throws -> [String: [String]] {
+        try store.read { tx in
+            var result: [String: [String]] = [:]
+            for table in try tx.connection.dialect.tables(tx.connection) where table != "schema_version" {
+                let sql =
+                    backend == .sqlite
+                    ? "SELECT name FROM pragma_table_info(?) ORDER BY cid"
+                    : "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                        + "AND table_name = ? ORDER BY ordinal_position"
+                result[table] = try tx.connection.query(sql, [.text(table)]) { $0.string(0) }
+            }
+            return result
+        }
+    }
+
+    @Test(arguments: CatalogBackend.all) func theCopiedColumnsAreEveryColumnOfTheSchema(backend: CatalogBackend) throws
+    {
+        let workspace = try TestWorkspace()
+        let schema = try columns(try workspace.store(backend: backend), backend)
+        let copied = Dictionary(uniqueKeysWithValues: CatalogCopy.tables.map { ($0.name, $0.columns) })
+        #expect(copied == schema)
+    }
+
+    @Test(arguments: CatalogBackend.all) func aCopyKeepsIDsTimesAndSettingsAndRefusesToMerge(backend: CatalogBackend)
+        throws
+    {
+        let workspace = try TestWorkspace()
+        let source = try workspace.store("a.sqlite", backend: .sqlite)
+        try source.write { tx in
+            try tx.addBug(title: "Nine", rating: Rating(exactly: 2.5)!, id: 9)
+            try tx.addCategory("C")
+            try tx.addFood(category: "C", name: "F", image: nil, id: 4)
+            _ = try tx.catalogID()
+            try tx.recordIngest(path: "in/x.png", sha256: "ab", record: .bug(9), status: .imported)
+        }
+        _ = try source.addBenchRun(date: Date(), gitCommit: "abc", machine: "m", results: [])
+        let target = try workspace.store("b.sqlite", backend: backend)
+        let counts = try CatalogCopy.copy(from: source, to: target)
+        #expect(counts["bugs"] == 1 && counts["bench_runs"] == 1 && counts["ingested_files"] == 1)
+        #expect(try target.bugs() == source.bugs())
+        #expect(try target.foods() == source.foods())
+        #expect(try target.read { try $0.catalogID() } == source.read { try $0.catalogID() })
+        #expect(try target.write { try $0.addBug(title: "Ten") }.id == 10)
+        #expect(catalogError { try CatalogCopy.copy(from: source, to: target) } != nil)
+    }
+}
