@@ -97,9 +97,11 @@ public struct BuildWorker: Sendable {
     /// - Parameters:
     ///   - onEvent: one call per claimed record, once its row is finished.
     ///   - onFailure: each failure line (a record's, or one concerning all, reported once).
-    public func runBatch(onEvent: (Event) -> Void = { _ in }, onFailure: (String) -> Void = { _ in }) throws
-        -> BuildReport?
-    {
+    ///   - onNote: the build's notes (the output folder just claimed).
+    public func runBatch(
+        onEvent: (Event) -> Void = { _ in }, onFailure: (String) -> Void = { _ in },
+        onNote: ((String) -> Void)? = nil
+    ) throws -> BuildReport? {
         let claims = try queue.claim(worker: id, limit: options.batch, lease: options.lease, now: clock.now())
         guard !claims.isEmpty else { return nil }
         crashPoints?.reached(.claimed, records: claims.map(\.record))
@@ -110,7 +112,7 @@ public struct BuildWorker: Sendable {
         let worker = self
         let renewer = LeaseRenewer(queue: queue, worker: id, lease: options.lease, clock: clock)
         var report = builder.build(
-            only: claims.map(\.record),
+            only: claims.map(\.record), onNote: onNote,
             commitGuard: { tx, record, failures in
                 guard let attempt = attempts[record] else { return }  // a side unit (strips for bugs)
                 do {
@@ -166,11 +168,11 @@ public struct BuildWorker: Sendable {
     /// and it is claimed here).
     public func drain(
         idle: Duration = .milliseconds(200), onEvent: (Event) -> Void = { _ in },
-        onFailure: (String) -> Void = { _ in }
+        onFailure: (String) -> Void = { _ in }, onNote: ((String) -> Void)? = nil
     ) throws -> BuildReport {
         var total = BuildReport()
         while true {
-            if let report = try runBatch(onEvent: onEvent, onFailure: onFailure) {
+            if let report = try runBatch(onEvent: onEvent, onFailure: onFailure, onNote: onNote) {
                 total.add(report)
                 continue
             }

@@ -53,7 +53,10 @@ extension CatalogBuilder {
             for unit in units {
                 let check = unit.isCurrent(rows: rowsByRecord[unit.record] ?? [], folder: folder)
                 let key: [SQLiteValue] = [.text(unit.record.kind.rawValue), .integer(unit.record.id)]
-                if check.current, !unit.writesIconContents || folder.fileSize(AppIcon.contentsPath) != nil {
+                // A folder not yet this catalog's: the app entry's build creates and claims it
+                // (or reports whose it is), as a single build always does.
+                let claimsFolder = unit.record == .app && !plan.folderOwned
+                if check.current, !claimsFolder, !unit.writesIconContents || folder.fileSize(AppIcon.contentsPath) != nil {
                     if unit.countsUpToDate { plan.upToDate += check.outputs }
                     try tx.db.run(queue.sql.dropCurrent, key + [.integer(nowMs)])
                 } else {
@@ -63,6 +66,12 @@ extension CatalogBuilder {
             }
             return plan
         }
+    }
+
+    /// Removes temporary files left in the output folder by dead writers (a worker starting).
+    @discardableResult
+    public func removeStrayTemporaries(now: Date = Date()) -> Int {
+        OutputFolder(root: outputDirectory).removeStrayTempFiles(now: now)
     }
 
     /// The end of a queued full build that did not build the `app` entry itself (whose build
