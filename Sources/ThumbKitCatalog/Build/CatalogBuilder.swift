@@ -65,8 +65,8 @@ public struct CatalogBuilder: Sendable {
     ///   - onFailure: each failure line, `<path>: <reason>`, as it happens (from worker threads).
     ///   - onNote: a line that explains why nothing was removed (the build just claimed a folder
     ///     that already held files).
-    ///   - commitGuard: run first inside each record's row-commit transaction (the build queue's
-    ///     fence, see `BuildCommitGuard`); throwing rolls that record's rows back.
+    ///   - commitGuard: run first and last inside each record's row-commit transaction (the
+    ///     build queue's fence, see `BuildCommitGuard`); throwing rolls that record's rows back.
     public func build(
         only records: [RecordRef]? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
         onFailure: (@Sendable (String) -> Void)? = nil, onNote: ((String) -> Void)? = nil,

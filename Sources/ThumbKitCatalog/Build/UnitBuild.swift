@@ -152,7 +152,7 @@ struct UnitBuild {
         let wanted = unit.wantedKeys
         guard !made.isEmpty || hashUpdate != nil || unit.removesUnwanted else { return BuildReport() }
         let (report, orphans) = try store.write { tx -> (BuildReport, [String]) in
-            try commitGuard?(tx, record, failures)  // scale-out: before any row; throwing rolls back
+            try commitGuard?.check(tx, record)  // scale-out: before any row; throwing rolls back
             var report = BuildReport()
             // The record may have gone or changed while its files were made: leave the files to
             // the next build's sweep.
@@ -201,6 +201,7 @@ struct UnitBuild {
                 candidates += removed.map(\.path)
             }
             let orphans = try Set(candidates).filter { try !tx.isOutputPathReferenced($0) }
+            try commitGuard?.finish(tx, record, failures + report.failures)  // scale-out: settle the queue row
             return (report, orphans.sorted())
         }
         for path in orphans { folder.remove(path) }

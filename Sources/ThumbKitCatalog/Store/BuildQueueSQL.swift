@@ -97,7 +97,32 @@ package struct BuildQueueSQL: Sendable {
     /// another worker took after this one's lease ran out is not touched.
     package let renew = "UPDATE build_queue SET lease_until = ? WHERE worker_id = ?"
 
-    /// The fenced commit of a built record: removes the row only if this worker still holds it
+    /// The fence, first in a built record's row-commit transaction: is the row still this
+    /// worker's? (parameters: kind, id, worker; a row back means yes). PostgreSQL locks the row
+    /// until the commit (`FOR UPDATE`), so a concurrent change to the record waits for it and
+    /// then queues the record again; SQLite's write transaction already excludes every writer.
+    package var fence: String {
+        let select = "SELECT attempts FROM build_queue WHERE record_kind = ? AND record_id = ? AND worker_id = ?"
+        switch dialect {
+        case .postgres: return select + " FOR UPDATE"
+        case .sqlite: return select
+        }
+    }
+
+    /// Last in the commit that passed the fence: the built record leaves the queue (parameters:
+    /// kind, id). Not fenced again: inside that transaction only the commit itself touched the
+    /// row (the record's own hash update, whose trigger queued it again).
+    package let settleBuilt = "DELETE FROM build_queue WHERE record_kind = ? AND record_id = ?"
+
+    /// Last in the commit that passed the fence, for a record whose build failed: back with the
+    /// reason, claimable at `retry at`, its attempts as claimed (parameters: retry at, reason,
+    /// attempts, kind, id).
+    package let settleFailed = """
+        UPDATE build_queue SET worker_id = NULL, lease_until = ?, last_error = ?, attempts = ?
+        WHERE record_kind = ? AND record_id = ?
+        """
+
+    /// The fenced finish of a claimed record that had nothing to commit: removes the row only if this worker still holds it
     /// (parameters: kind, id, worker). Must change exactly one row.
     package let complete = "DELETE FROM build_queue WHERE record_kind = ? AND record_id = ? AND worker_id = ?"
 

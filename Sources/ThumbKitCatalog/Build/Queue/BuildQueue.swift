@@ -125,9 +125,8 @@ public struct BuildQueue: Sendable {
         }
     }
 
-    /// The fence, inside the transaction that records `record`'s build: removes its row if
-    /// `worker` still holds it, or (`failure` given) puts it back with the reason, claimable
-    /// again at `retryAt`.
+    /// Finishes a claimed row in `tx`, fenced: removes it if `worker` still holds it, or
+    /// (`failure` given) puts it back with the reason, claimable again at `retryAt`.
     ///
     /// - Throws: `LostClaim` when `worker` holds the row no more; the caller's transaction must
     ///   then roll back.
@@ -142,6 +141,30 @@ public struct BuildQueue: Sendable {
             changed = try tx.db.run(sql.complete, key)
         }
         guard changed == 1 else { throw LostClaim(record: record, workerID: worker) }
+    }
+
+    /// The fence, first in the transaction that records `record`'s build.
+    ///
+    /// - Throws: `LostClaim` when `worker` holds the row no more; the transaction must then
+    ///   roll back.
+    public func check(_ record: RecordRef, worker: String, in tx: CatalogTransaction) throws {
+        let held = try tx.db.queryFirst(
+            sql.fence, [.text(record.kind.rawValue), .integer(record.id), .text(worker)]) { $0.int(0) }
+        guard held != nil else { throw LostClaim(record: record, workerID: worker) }
+    }
+
+    /// Last in the transaction whose `check` passed: removes the row (built), or puts it back
+    /// with `failure`, claimable at `retryAt`, with `attempts`.
+    public func settle(
+        _ record: RecordRef, failure: String?, attempts: Int, retryAt: Date, in tx: CatalogTransaction
+    ) throws {
+        let key: [SQLiteValue] = [.text(record.kind.rawValue), .integer(record.id)]
+        if let failure {
+            try tx.db.run(
+                sql.settleFailed, [.integer(Int(Self.millis(retryAt))), .text(failure), .integer(attempts)] + key)
+        } else {
+            try tx.db.run(sql.settleBuilt, key)
+        }
     }
 
     /// `finish` in a transaction of its own (for a claimed record the build had nothing to do

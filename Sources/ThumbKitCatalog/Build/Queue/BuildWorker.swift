@@ -113,18 +113,23 @@ public struct BuildWorker: Sendable {
         let renewer = LeaseRenewer(queue: queue, worker: id, lease: options.lease, clock: clock)
         var report = builder.build(
             only: claims.map(\.record), onNote: onNote,
-            commitGuard: { tx, record, failures in
-                guard let attempt = attempts[record] else { return }  // a side unit (strips for bugs)
-                do {
+            commitGuard: BuildCommitGuard(
+                check: { tx, record in
+                    guard attempts[record] != nil else { return }  // a side unit (strips for bugs)
+                    do {
+                        try queue.check(record, worker: id, in: tx)
+                    } catch let error as BuildQueue.LostClaim {
+                        lost.withLock { _ = $0.insert(record) }
+                        throw error
+                    }
+                },
+                finish: { tx, record, failures in
+                    guard let attempt = attempts[record] else { return }
                     let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
-                    try queue.finish(
-                        record, worker: id, failure: reason, retryAt: worker.retryAt(attempt: attempt), in: tx)
+                    try queue.settle(
+                        record, failure: reason, attempts: attempt, retryAt: worker.retryAt(attempt: attempt), in: tx)
                     finished.withLock { $0[record] = failures }
-                } catch let error as BuildQueue.LostClaim {
-                    lost.withLock { _ = $0.insert(record) }
-                    throw error
-                }
-            })
+                }))
         renewer.stop()
         crashPoints?.reached(.built, records: claims.map(\.record))
 
