@@ -103,9 +103,10 @@ struct WorkerProcessTests {
 
         // Three builds at once on one catalog and output folder, small batches, short leases.
         let arguments = scene.buildArguments() + ["--batch", "2", "--lease", "2"]
+        let folder = URL(fileURLWithPath: scene.path(""))
         let results = Locked([Int: TestBinary.Run]())
         DispatchQueue.concurrentPerform(iterations: 3) { index in
-            let run = try? TestBinary.run(arguments, in: URL(fileURLWithPath: scene.path("")))
+            let run = try? TestBinary.run(arguments, in: folder)
             results.withLock { $0[index] = run }
         }
         let runs = results.withLock { $0 }

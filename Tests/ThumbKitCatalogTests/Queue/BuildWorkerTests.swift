@@ -27,7 +27,7 @@ struct BuildWorkerTests {
                     title: "Bug \(index)", rating: Rating.all[index % 11], image: try ImageRef.load(path: pictures[index]))
             }
             let category = try tx.addCategory("Soups")
-            try tx.addFood(categoryID: category.id, name: "Broth", image: try ImageRef.load(path: pictures[bugs]))
+            _ = try tx.addFood(categoryID: category.id, name: "Broth", image: try ImageRef.load(path: pictures[bugs]))
         }
         try workspace.addAssets(to: store)
         return store

@@ -194,11 +194,17 @@ public struct BuildWorker: Sendable {
     ) throws -> BuildReport {
         var total = BuildReport()
         while !shouldStop() {
-            if let report = try runBatch(onEvent: onEvent, onFailure: onFailure) {
-                total.add(report)
-            } else {
-                wake.wait(timeout: poll)
+            do {
+                if let report = try runBatch(onEvent: onEvent, onFailure: onFailure) {
+                    total.add(report)
+                    continue
+                }
+            } catch CatalogError.locked(let path, let reason) {
+                // Busy for longer than the busy timeout: a long-running worker waits and tries
+                // again rather than exiting (its claims, if any, run out and are taken over).
+                onFailure("\(path): \(reason); trying again in \(poll)")
             }
+            wake.wait(timeout: poll)
         }
         return total
     }
