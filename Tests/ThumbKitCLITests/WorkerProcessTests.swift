@@ -103,18 +103,13 @@ struct WorkerProcessTests {
 
         // Three builds at once on one catalog and output folder, small batches, short leases.
         let arguments = scene.buildArguments() + ["--batch", "2", "--lease", "2"]
-        let folder = URL(fileURLWithPath: scene.path(""))
-        let results = Locked([Int: TestBinary.Run]())
-        DispatchQueue.concurrentPerform(iterations: 3) { index in
-            let run = try? TestBinary.run(arguments, in: folder)
-            results.withLock { $0[index] = run }
-        }
-        let runs = results.withLock { $0 }
-        #expect(runs.count == 3)
+        // All three started before any is waited for (a dispatch pool of two cores would run
+        // the third only after another had finished).
+        let processes = try (0..<3).map { _ in try WatchProcess(arguments, in: scene.path("")) }
         var made: [Int] = []
-        for (_, run) in runs.sorted(by: { $0.key < $1.key }) {
-            #expect(run.status == 0, "\(run.stderr)")
-            let report = try JSONDecoder().decode(BuildReport.self, from: Data(run.stdout.utf8))
+        for process in processes {
+            #expect(process.exitStatus(timeout: 60) == 0, "\(process.stderr)")
+            let report = try JSONDecoder().decode(BuildReport.self, from: Data(process.stdout.utf8))
             #expect(report.failed == 0)
             made.append(report.made)
         }

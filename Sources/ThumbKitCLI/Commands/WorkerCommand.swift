@@ -36,7 +36,9 @@ enum WorkerCommand: Command {
         let poll = Duration.milliseconds(Int64((try arguments.double("poll", in: 0.05...3600)! * 1000).rounded()))
         let json = arguments.flag("json")
         let store = try CatalogOptions.openStore(arguments)
-        let builder = try CatalogOptions.builder(arguments, store: store, jobs: jobs)
+        let builder = CatalogBuilder(
+            store: store, outputDirectory: arguments.value("out")!, recipes: try store.recipeBook(),
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let queue = try QueueOptions.queue(arguments, store: store)
         let worker = BuildWorker(
             builder: builder, queue: queue,
