@@ -54,7 +54,8 @@ struct WorkerProcessTests {
 
         /// The undisturbed single build of `ref.sqlite`.
         func referenceBuild() throws -> BuildReport {
-            let run = try TestBinary.run(buildArguments("ref.sqlite", out: "ref-out"), in: URL(fileURLWithPath: path("")))
+            let run = try TestBinary.run(
+                buildArguments("ref.sqlite", out: "ref-out"), in: URL(fileURLWithPath: path("")))
             #expect(run.status == 0, "\(run.stderr)")
             return try JSONDecoder().decode(BuildReport.self, from: Data(run.stdout.utf8))
         }

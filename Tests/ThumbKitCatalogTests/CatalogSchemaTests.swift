@@ -17,7 +17,8 @@ struct CatalogSchemaTests {
         }
         #expect(
             tables == [
-                "bench_results", "bench_runs", "bugs", "build_queue", "categories", "foods", "ingested_files", "outputs",
+                "bench_results", "bench_runs", "bugs", "build_queue", "categories", "foods", "ingested_files",
+                "outputs",
                 "settings",
             ])
     }

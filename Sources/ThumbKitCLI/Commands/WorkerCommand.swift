@@ -42,7 +42,8 @@ enum WorkerCommand: Command {
         let queue = try QueueOptions.queue(arguments, store: store)
         let worker = BuildWorker(
             builder: builder, queue: queue,
-            options: .init(lease: try QueueOptions.lease(arguments), batch: try QueueOptions.batch(arguments, jobs: builder.jobs)))
+            options: .init(
+                lease: try QueueOptions.lease(arguments), batch: try QueueOptions.batch(arguments, jobs: builder.jobs)))
         let wake = PollingWakeSource()
         let stop = Locked(false)
         let signals = [SIGINT, SIGTERM].map { number in
@@ -83,7 +84,9 @@ enum WorkerCommand: Command {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(line) { context.stderr.write(String(decoding: data, as: UTF8.self) + "\n") }
+            if let data = try? encoder.encode(line) {
+                context.stderr.write(String(decoding: data, as: UTF8.self) + "\n")
+            }
             return
         }
         var text = line.record.map { "\($0): \(line.event)" } ?? "worker \(line.worker): \(line.event)"

@@ -160,8 +160,8 @@ public struct CatalogBuilder: Sendable {
         let style = recipes.ratingStrip
         @Sendable func perform(_ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int) {
             var result = UnitBuild(
-                unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style, threads: threads,
-                commitGuard: commitGuard
+                unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style,
+                threads: threads, commitGuard: commitGuard
             ).run()
             if !entry.unit.countsUpToDate { result.upToDate = 0 }
             for line in result.failures { onFailure?(line) }

@@ -96,7 +96,8 @@ struct BuildQueueTests {
         for attempt in 1...3 {
             let claims = try queue.claim(worker: "a", limit: 1, lease: .seconds(5), now: clock.now())
             #expect(claims == [BuildQueue.Claim(record: .bug(1), attempt: attempt)])
-            try queue.finish(.bug(1), worker: "a", failure: "/x.png: missing", retryAt: clock.now().addingTimeInterval(1))
+            try queue.finish(
+                .bug(1), worker: "a", failure: "/x.png: missing", retryAt: clock.now().addingTimeInterval(1))
             let failed = try #require(try entry(.bug(1)))
             #expect(failed.workerID == nil && failed.lastError == "/x.png: missing" && failed.attempts == attempt)
             #expect(try queue.claim(worker: "a", limit: 1, lease: .seconds(5), now: clock.now()) == [])

@@ -20,11 +20,14 @@ struct BuildWorkerTests {
     static func catalog(_ workspace: TestWorkspace, _ name: String, bugs: Int) throws -> CatalogStore {
         let store = try workspace.store(name)
         var pictures: [String] = []
-        for index in 0...bugs { pictures.append(try workspace.image("img/\(index).png", width: 24, height: 24, seed: index)) }
+        for index in 0...bugs {
+            pictures.append(try workspace.image("img/\(index).png", width: 24, height: 24, seed: index))
+        }
         try store.write { tx in
             for index in 0..<bugs {
                 try tx.addBug(
-                    title: "Bug \(index)", rating: Rating.all[index % 11], image: try ImageRef.load(path: pictures[index]))
+                    title: "Bug \(index)", rating: Rating.all[index % 11],
+                    image: try ImageRef.load(path: pictures[index]))
             }
             let category = try tx.addCategory("Soups")
             _ = try tx.addFood(categoryID: category.id, name: "Broth", image: try ImageRef.load(path: pictures[bugs]))
@@ -86,9 +89,11 @@ struct BuildWorkerTests {
                     builder: CatalogBuilder(store: own, outputDirectory: out, recipes: Self.recipes, jobs: 1),
                     queue: BuildQueue(store: own), id: "w\(index)", options: .init(lease: .seconds(30), batch: 2),
                     crashPoints: Holdings(worker: "w\(index)", ledger: ledger))
-                let report = try worker.drain(idle: .milliseconds(20), onEvent: { event in
-                    events.withLock { $0.append(event) }
-                })
+                let report = try worker.drain(
+                    idle: .milliseconds(20),
+                    onEvent: { event in
+                        events.withLock { $0.append(event) }
+                    })
                 reports.withLock { $0["w\(index)"] = report }
             } catch {
                 Issue.record("worker \(index): \(error)")

@@ -93,12 +93,16 @@ public struct BuildQueue: Sendable {
                 ) { row throws(CatalogError) in try Self.claim(row) }
             case .selectThenUpdate(let select, let update):
                 let found = try tx.db.query(
-                    select, [.integer(Int(nowMs)), .integer(maxAttempts), .integer(Int(nowMs)), .integer(max(1, limit))]
+                    select,
+                    [.integer(Int(nowMs)), .integer(maxAttempts), .integer(Int(nowMs)), .integer(max(1, limit))]
                 ) { row throws(CatalogError) in try Self.claim(row) }
                 for claim in found {
                     try tx.db.run(
                         update,
-                        [.text(worker), .integer(Int(until)), .text(claim.record.kind.rawValue), .integer(claim.record.id)])
+                        [
+                            .text(worker), .integer(Int(until)), .text(claim.record.kind.rawValue),
+                            .integer(claim.record.id),
+                        ])
                 }
                 return found.map { Claim(record: $0.record, attempt: $0.attempt + 1) }
             }
@@ -149,7 +153,8 @@ public struct BuildQueue: Sendable {
     ///   roll back.
     public func check(_ record: RecordRef, worker: String, in tx: CatalogTransaction) throws {
         let held = try tx.db.queryFirst(
-            sql.fence, [.text(record.kind.rawValue), .integer(record.id), .text(worker)]) { $0.int(0) }
+            sql.fence, [.text(record.kind.rawValue), .integer(record.id), .text(worker)]
+        ) { $0.int(0) }
         guard held != nil else { throw LostClaim(record: record, workerID: worker) }
     }
 

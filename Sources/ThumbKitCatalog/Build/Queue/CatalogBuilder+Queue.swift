@@ -46,7 +46,8 @@ extension CatalogBuilder {
                     return .failure(error)
                 }
             }
-            let units = [planner.appUnit(full: true, logo: logo)] + bugs.map(planner.unit(for:))
+            let units =
+                [planner.appUnit(full: true, logo: logo)] + bugs.map(planner.unit(for:))
                 + foods.map(planner.unit(for:))
             let rowsByRecord = Dictionary(grouping: rows, by: \.record)
             let nowMs = Int(BuildQueue.millis(now))
@@ -56,7 +57,9 @@ extension CatalogBuilder {
                 // A folder not yet this catalog's: the app entry's build creates and claims it
                 // (or reports whose it is), as a single build always does.
                 let claimsFolder = unit.record == .app && !plan.folderOwned
-                if check.current, !claimsFolder, !unit.writesIconContents || folder.fileSize(AppIcon.contentsPath) != nil {
+                if check.current, !claimsFolder,
+                    !unit.writesIconContents || folder.fileSize(AppIcon.contentsPath) != nil
+                {
                     if unit.countsUpToDate { plan.upToDate += check.outputs }
                     try tx.db.run(queue.sql.dropCurrent, key + [.integer(nowMs)])
                 } else {
