@@ -17,7 +17,9 @@ struct CatalogSchemaTests {
         }
         #expect(
             tables == [
-                "bench_results", "bench_runs", "bugs", "categories", "foods", "ingested_files", "outputs", "settings",
+                "bench_results", "bench_runs", "bugs", "build_queue", "categories", "foods", "ingested_files",
+                "outputs",
+                "settings",
             ])
     }
 

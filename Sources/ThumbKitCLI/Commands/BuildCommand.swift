@@ -16,22 +16,26 @@ enum BuildCommand: Command {
             claims it for its catalog (OUT/.thumbkit-catalog), and a build of another catalog is \
             refused there. Only files named as outputs are ever removed. Progress is shown on stderr when it is a \
             terminal; with --json the summary (made, upToDate, removed, failed, failures) is the \
-            only thing on stdout.
+            only thing on stdout. Any number of builds (and 'thumbkit worker's) may run at once on one \
+            catalog and output folder: they share the work through the catalog's build queue, each \
+            claiming a few records at a time under a lease (--lease), and each prints what it made \
+            (docs/scale-out.md).
 
             Examples:
               thumbkit build
               thumbkit build --catalog demo.sqlite --out demo-out -j 4 --json
             """,
-        options: [CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.recipes, CatalogOptions.jobs, .json])
+        options: [
+            CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.recipes, CatalogOptions.jobs, QueueOptions.lease,
+            QueueOptions.maxAttempts, QueueOptions.batch, .json,
+        ])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let jobs = try arguments.int("jobs", in: 1...256)
         let store = try CatalogOptions.openStore(arguments)
         let builder = try CatalogOptions.builder(arguments, store: store, jobs: jobs)
         let progress = context.progress
-        let report = builder.build(
-            progress: { done, total in progress.update("[\(done)/\(total)] building") },
-            onFailure: { context.printError($0) }, onNote: { context.printError($0) })
+        let report = try queuedBuild(builder, arguments, progress: progress, context: context)
         progress.finish()
         if arguments.flag("json") {
             try context.writeJSON(report)
@@ -39,5 +43,34 @@ enum BuildCommand: Command {
             context.print(report.summary)
         }
         return ExitCode(failureCount: report.failed)
+    }
+
+    /// A full build through the build queue: plan (queue what is stale), build batches until
+    /// nothing is left that this process could take, then sweep (unless the app entry's build,
+    /// which sweeps, ran here). Alone, it makes and reports what `CatalogBuilder.build()` would.
+    private static func queuedBuild(
+        _ builder: CatalogBuilder, _ arguments: ParsedArguments, progress: ProgressLine, context: CommandContext
+    ) throws -> BuildReport {
+        let started = Date()
+        let queue = try QueueOptions.queue(arguments, store: builder.store)
+        let plan = try builder.planQueue(queue, now: started)
+        let worker = BuildWorker(
+            builder: builder, queue: queue,
+            // A failed record waits for the next build (or a change), not for this one's end.
+            options: .init(
+                lease: try QueueOptions.lease(arguments), batch: try QueueOptions.batch(arguments, jobs: builder.jobs),
+                retryDelay: .seconds(3600)))
+        var done = 0
+        var builtApp = false
+        var report = try worker.drain(
+            onEvent: { event in
+                done += 1
+                if event.record == "\(RecordRef.app)", event.status != .lost { builtApp = true }
+                progress.update("[\(min(done, plan.queued.count))/\(plan.queued.count)] building")
+            },
+            onFailure: { context.printError($0) }, onNote: { context.printError($0) })
+        report.upToDate += plan.upToDate
+        if !builtApp { report.removed += try builder.sweepAfterQueue(plan, started: started) }
+        return report
     }
 }

@@ -65,9 +65,12 @@ public struct CatalogBuilder: Sendable {
     ///   - onFailure: each failure line, `<path>: <reason>`, as it happens (from worker threads).
     ///   - onNote: a line that explains why nothing was removed (the build just claimed a folder
     ///     that already held files).
+    ///   - commitGuard: run first and last inside each record's row-commit transaction (the
+    ///     build queue's fence, see `BuildCommitGuard`); throwing rolls that record's rows back.
     public func build(
         only records: [RecordRef]? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
-        onFailure: (@Sendable (String) -> Void)? = nil, onNote: ((String) -> Void)? = nil
+        onFailure: (@Sendable (String) -> Void)? = nil, onNote: ((String) -> Void)? = nil,
+        commitGuard: BuildCommitGuard? = nil  // scale-out: the queue's fenced commit
     ) -> BuildReport {
         let started = Date()
         var folder = OutputFolder(root: outputDirectory)
@@ -131,7 +134,7 @@ public struct CatalogBuilder: Sendable {
                 work.append(entry)
             }
         }
-        report.add(run(work, folder: folder, progress: progress, onFailure: onFailure))
+        report.add(run(work, folder: folder, progress: progress, onFailure: onFailure, commitGuard: commitGuard))
 
         if records == nil || records!.contains(.app) {
             do {
@@ -147,7 +150,8 @@ public struct CatalogBuilder: Sendable {
     /// records in parallel.
     private func run(
         _ work: [(unit: BuildUnit, rows: [OutputRecord])], folder: OutputFolder,
-        progress: (@Sendable (Int, Int) -> Void)?, onFailure: (@Sendable (String) -> Void)?
+        progress: (@Sendable (Int, Int) -> Void)?, onFailure: (@Sendable (String) -> Void)?,
+        commitGuard: BuildCommitGuard? = nil
     ) -> BuildReport {
         let total = work.count
         let done = Atomic<Int>(0)
@@ -156,7 +160,8 @@ public struct CatalogBuilder: Sendable {
         let style = recipes.ratingStrip
         @Sendable func perform(_ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int) {
             var result = UnitBuild(
-                unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style, threads: threads
+                unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style,
+                threads: threads, commitGuard: commitGuard
             ).run()
             if !entry.unit.countsUpToDate { result.upToDate = 0 }
             for line in result.failures { onFailure?(line) }
@@ -198,7 +203,7 @@ public struct CatalogBuilder: Sendable {
     /// Removes files of the build's folders that no row describes (left by a killed build, a
     /// deleted record, or a retitled one), and `Contents.json` when there are no icons. Runs
     /// while holding the database's write lock, so no other build commits meanwhile.
-    private func sweep(_ folder: OutputFolder, before: Date) throws -> Int {
+    func sweep(_ folder: OutputFolder, before: Date) throws -> Int {  // internal: CatalogBuilder+Queue ends with it
         try store.write { tx in
             let referenced = try tx.outputPaths()
             var keep: Set<String> = []

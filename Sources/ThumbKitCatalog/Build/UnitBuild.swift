@@ -17,6 +17,8 @@ struct UnitBuild {
     let style: RatingStripStyle
     /// Threads for the rows of one image.
     let threads: Int
+    /// Scale-out: runs first in the row-commit transaction (the build queue's fence).
+    var commitGuard: BuildCommitGuard? = nil
 
     /// A made output, waiting for its row.
     private struct Made {
@@ -69,7 +71,7 @@ struct UnitBuild {
         }
         do {
             if let iconNames { try writeIconContents(iconNames) }
-            report.add(try commit(made, hashUpdate: hashUpdate))
+            report.add(try commit(made, hashUpdate: hashUpdate, failures: report.failures))
         } catch {
             report.fail(Self.line(error))
         }
@@ -145,11 +147,12 @@ struct UnitBuild {
 
     /// Records `made` in one transaction, removes rows no recipe wants, then the files no row
     /// describes any more.
-    private func commit(_ made: [Made], hashUpdate: ImageRef?) throws -> BuildReport {
+    private func commit(_ made: [Made], hashUpdate: ImageRef?, failures: [String]) throws -> BuildReport {
         let record = unit.record
         let wanted = unit.wantedKeys
         guard !made.isEmpty || hashUpdate != nil || unit.removesUnwanted else { return BuildReport() }
         let (report, orphans) = try store.write { tx -> (BuildReport, [String]) in
+            try commitGuard?.check(tx, record)  // scale-out: before any row; throwing rolls back
             var report = BuildReport()
             // The record may have gone or changed while its files were made: leave the files to
             // the next build's sweep.
@@ -198,6 +201,7 @@ struct UnitBuild {
                 candidates += removed.map(\.path)
             }
             let orphans = try Set(candidates).filter { try !tx.isOutputPathReferenced($0) }
+            try commitGuard?.finish(tx, record, failures + report.failures)  // scale-out: settle the queue row
             return (report, orphans.sorted())
         }
         for path in orphans { folder.remove(path) }

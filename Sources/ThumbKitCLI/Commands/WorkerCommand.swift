@@ -1,0 +1,127 @@
+import Foundation
+import ThumbKit
+import ThumbKitCatalog
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `thumbkit worker`: a long-running builder that serves the catalog's build queue.
+enum WorkerCommand: Command {
+    static let spec = CommandSpec(
+        name: "worker", abstract: "Build records from the catalog's build queue until stopped.",
+        discussion: """
+            Run any number of workers, on this host or others that see the same catalog, output \
+            folder and source pictures at the same paths: each claims a few queued records at a \
+            time under a lease, renews it while building, and records a record only while its \
+            claim is still its own, so no record is built twice and a crashed worker's records are \
+            taken over when its lease runs out. Records are queued by the commands that change them \
+            (catalog import, rate, set-image, rename, watch) and by 'thumbkit build'; a worker \
+            queues what is stale once when it starts. Idle, it looks at the queue every --poll \
+            seconds. One line per record on stderr (a JSON object per line with --json); SIGTERM or \
+            SIGINT finishes the records in hand, prints the summary on stdout and exits 0. The \
+            catalog's stored recipes are used (change them with 'thumbkit build --recipes').
+
+            Examples:
+              thumbkit worker --catalog /srv/catalog.sqlite --out /srv/out -j 2
+            """,
+        options: [
+            CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.jobs, QueueOptions.lease,
+            .value("poll", valueName: "seconds", help: "How often an idle worker looks at the queue.", default: "5"),
+            QueueOptions.maxAttempts, QueueOptions.batch, .json,
+        ])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let jobs = try arguments.int("jobs", in: 1...256)
+        let poll = Duration.milliseconds(Int64((try arguments.double("poll", in: 0.05...3600)! * 1000).rounded()))
+        let json = arguments.flag("json")
+        let store = try CatalogOptions.openStore(arguments)
+        let builder = CatalogBuilder(
+            store: store, outputDirectory: arguments.value("out")!, recipes: try store.recipeBook(),
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let queue = try QueueOptions.queue(arguments, store: store)
+        let worker = BuildWorker(
+            builder: builder, queue: queue,
+            options: .init(
+                lease: try QueueOptions.lease(arguments), batch: try QueueOptions.batch(arguments, jobs: builder.jobs)))
+        let wake = PollingWakeSource()
+        let stop = Locked(false)
+        let signals = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                stop.withLock { $0 = true }
+                wake.interrupt()
+            }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+
+        builder.removeStrayTemporaries()
+        let plan = try builder.planQueue(queue, now: Date())
+        log(context, json: json, Line(event: "started", worker: worker.id, queued: plan.queued.count))
+        let report = try await serve(worker, wake: wake, poll: poll, stop: stop, context: context, json: json)
+        if json {
+            try context.writeJSON(report)
+        } else {
+            context.print(report.summary)
+        }
+        return .success
+    }
+
+    /// One log line: a record's outcome, or the worker starting.
+    struct Line: Encodable {
+        var event: String
+        var worker: String
+        var queued: Int? = nil
+        var record: String? = nil
+        var attempt: Int? = nil
+        var error: String? = nil
+    }
+
+    private static func log(_ context: CommandContext, json: Bool, _ line: Line) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(line) {
+                context.stderr.write(String(decoding: data, as: UTF8.self) + "\n")
+            }
+            return
+        }
+        var text = line.record.map { "\($0): \(line.event)" } ?? "worker \(line.worker): \(line.event)"
+        if let attempt = line.attempt { text += " (attempt \(attempt))" }
+        if let queued = line.queued { text += ", \(queued) queued" }
+        if let error = line.error { text += ": \(error)" }
+        context.printError(text)
+    }
+
+    /// Runs the blocking loop on a thread of its own (no task of the cooperative pool parked).
+    private static func serve(
+        _ worker: BuildWorker, wake: PollingWakeSource, poll: Duration, stop: Locked<Bool>, context: CommandContext,
+        json: Bool
+    ) async throws -> BuildReport {
+        let result: Result<BuildReport, any Error> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                do {
+                    let report = try worker.serve(
+                        wake: wake, poll: poll, shouldStop: { stop.withLock { $0 } },
+                        onEvent: { event in
+                            log(
+                                context, json: json,
+                                Line(
+                                    event: event.status.rawValue, worker: event.worker, record: event.record,
+                                    attempt: event.attempt, error: event.error))
+                        },
+                        onFailure: { _ in })
+                    continuation.resume(returning: .success(report))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "thumbkit-worker"
+            thread.start()
+        }
+        return try result.get()
+    }
+}

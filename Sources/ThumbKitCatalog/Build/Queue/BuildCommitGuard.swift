@@ -1,0 +1,23 @@
+/// The build queue's hold on a record's row commit (`CatalogBuilder.build(only:commitGuard:)`):
+/// `check` runs first in the transaction and throws to refuse the commit (the claim is no longer
+/// the worker's; none of the record's rows are then written), `finish` runs last, after the
+/// record's own changes (its hash update, which queues it again), with the failures its build
+/// met (empty when every output was made).
+///
+/// Neither runs for a record that has nothing to commit (its outputs were all current) or that
+/// could not be started; the worker finishes those rows itself.
+public struct BuildCommitGuard: Sendable {
+    /// First in the transaction.
+    public let check: @Sendable (_ transaction: CatalogTransaction, _ record: RecordRef) throws -> Void
+    /// Last in the transaction.
+    public let finish:
+        @Sendable (_ transaction: CatalogTransaction, _ record: RecordRef, _ failures: [String]) throws -> Void
+
+    public init(
+        check: @escaping @Sendable (CatalogTransaction, RecordRef) throws -> Void,
+        finish: @escaping @Sendable (CatalogTransaction, RecordRef, [String]) throws -> Void
+    ) {
+        self.check = check
+        self.finish = finish
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+/// The catalog's build queue (`build_queue`, schema version 4): records that need building,
+/// shared by any number of workers in any number of processes (docs/scale-out.md).
+///
+/// ### Leases and fencing
+/// A worker claims a few rows at a time in one write transaction, writing its id and a lease
+/// (`now + lease`) on each; while it builds, it renews the leases it holds (`renew`). A row whose
+/// lease ran out (its worker died or stalled) is claimable again, and the next claim overwrites
+/// the worker id. A worker commits a built record's rows only in a transaction that first removes
+/// the row *with its own worker id* (`complete`): if that changes no row, somebody else holds the
+/// record now (or the record changed and its row was freed), and the commit is refused. So at
+/// most one worker ever records a given claim of a record, however late a stalled one wakes up.
+///
+/// Times are epoch milliseconds from the worker's `BuildClock`: workers of one SQLite catalog
+/// share a host and its clock; PostgreSQL workers on several hosts need clocks within a small
+/// part of the lease of each other (NTP).
+public struct BuildQueue: Sendable {
+    /// One claimed row.
+    public struct Claim: Sendable, Hashable {
+        /// The record.
+        public let record: RecordRef
+        /// Which claim of the record this is since it last changed (1 for the first).
+        public let attempt: Int
+    }
+
+    /// One row of the queue.
+    public struct Entry: Sendable, Hashable, Codable {
+        public let record: RecordRef
+        /// The worker holding it, if any (its lease may have run out).
+        public let workerID: String?
+        /// When its lease ends, or when a failed record may be tried again (epoch ms).
+        public let leaseUntil: Int64?
+        public let attempts: Int
+        /// Why the last attempt failed.
+        public let lastError: String?
+        /// When it was queued (`Timestamp` text).
+        public let enqueuedAt: String
+    }
+
+    /// The lost-claim refusal: thrown inside a commit whose row another worker holds now.
+    public struct LostClaim: Error, CustomStringConvertible, Sendable {
+        public let record: RecordRef
+        public let workerID: String
+
+        public var description: String {
+            "\(record): the build claim of worker \(workerID) was lost (its lease ran out and another worker "
+                + "took the record, or the record changed); nothing was recorded"
+        }
+    }
+
+    /// The catalog.
+    public let store: CatalogStore
+    /// The statements for the catalog's database.
+    package let sql: BuildQueueSQL
+    /// Claims per record before it is left alone (until it changes or a `build` plans it).
+    public let maxAttempts: Int
+
+    public init(store: CatalogStore, maxAttempts: Int = 5) {
+        self.init(store: store, sql: BuildQueueSQL(dialect: .sqlite), maxAttempts: maxAttempts)
+    }
+
+    package init(store: CatalogStore, sql: BuildQueueSQL, maxAttempts: Int) {
+        self.store = store
+        self.sql = sql
+        self.maxAttempts = max(1, maxAttempts)
+    }
+
+    /// Epoch milliseconds.
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// Queues `records` (or frees and resets their rows) in `tx`, the transaction that changed
+    /// them.
+    public func enqueue(_ records: [RecordRef], in tx: CatalogTransaction) throws {
+        for record in records {
+            try tx.db.run(sql.enqueue, [.text(record.kind.rawValue), .integer(record.id), .text(tx.now)])
+        }
+    }
+
+    /// Claims up to `limit` claimable rows for `worker`, each leased until `now + lease`.
+    public func claim(worker: String, limit: Int, lease: Duration, now: Date) throws -> [Claim] {
+        let nowMs = Self.millis(now)
+        let until = nowMs + lease.milliseconds
+        return try store.write { tx in
+            switch sql.claim {
+            case .returning(let statement):
+                return try tx.db.query(
+                    statement,
+                    [
+                        .text(worker), .integer(Int(until)), .integer(Int(nowMs)), .integer(maxAttempts),
+                        .integer(Int(nowMs)), .integer(max(1, limit)),
+                    ]
+                ) { row throws(CatalogError) in try Self.claim(row) }
+            case .selectThenUpdate(let select, let update):
+                let found = try tx.db.query(
+                    select,
+                    [.integer(Int(nowMs)), .integer(maxAttempts), .integer(Int(nowMs)), .integer(max(1, limit))]
+                ) { row throws(CatalogError) in try Self.claim(row) }
+                for claim in found {
+                    try tx.db.run(
+                        update,
+                        [
+                            .text(worker), .integer(Int(until)), .text(claim.record.kind.rawValue),
+                            .integer(claim.record.id),
+                        ])
+                }
+                return found.map { Claim(record: $0.record, attempt: $0.attempt + 1) }
+            }
+        }
+    }
+
+    /// A row's (kind, id, attempts) columns, first in every query.
+    private static func claim(_ row: SQLiteRow) throws(CatalogError) -> Claim {
+        Claim(record: try record(row), attempt: row.int(2))
+    }
+
+    private static func record(_ row: SQLiteRow) throws(CatalogError) -> RecordRef {
+        guard let kind = RecordKind(rawValue: row.string(0)) else {
+            throw CatalogError.corrupt(path: "build_queue", reason: "unknown record kind '\(row.string(0))'")
+        }
+        return RecordRef(kind: kind, id: row.int(1))
+    }
+
+    /// Extends every lease `worker` holds to `now + lease`; returns how many rows it holds.
+    @discardableResult
+    public func renew(worker: String, lease: Duration, now: Date) throws -> Int {
+        try store.write { tx in
+            try tx.db.run(sql.renew, [.integer(Int(Self.millis(now) + lease.milliseconds)), .text(worker)])
+        }
+    }
+
+    /// Finishes a claimed row in `tx`, fenced: removes it if `worker` still holds it, or
+    /// (`failure` given) puts it back with the reason, claimable again at `retryAt`.
+    ///
+    /// - Throws: `LostClaim` when `worker` holds the row no more; the caller's transaction must
+    ///   then roll back.
+    public func finish(
+        _ record: RecordRef, worker: String, failure: String?, retryAt: Date, in tx: CatalogTransaction
+    ) throws {
+        let key: [SQLiteValue] = [.text(record.kind.rawValue), .integer(record.id), .text(worker)]
+        let changed: Int
+        if let failure {
+            changed = try tx.db.run(sql.fail, [.integer(Int(Self.millis(retryAt))), .text(failure)] + key)
+        } else {
+            changed = try tx.db.run(sql.complete, key)
+        }
+        guard changed == 1 else { throw LostClaim(record: record, workerID: worker) }
+    }
+
+    /// The fence, first in the transaction that records `record`'s build.
+    ///
+    /// - Throws: `LostClaim` when `worker` holds the row no more; the transaction must then
+    ///   roll back.
+    public func check(_ record: RecordRef, worker: String, in tx: CatalogTransaction) throws {
+        let held = try tx.db.queryFirst(
+            sql.fence, [.text(record.kind.rawValue), .integer(record.id), .text(worker)]
+        ) { $0.int(0) }
+        guard held != nil else { throw LostClaim(record: record, workerID: worker) }
+    }
+
+    /// Last in the transaction whose `check` passed: removes the row (built), or puts it back
+    /// with `failure`, claimable at `retryAt`, with `attempts`.
+    public func settle(
+        _ record: RecordRef, failure: String?, attempts: Int, retryAt: Date, in tx: CatalogTransaction
+    ) throws {
+        let key: [SQLiteValue] = [.text(record.kind.rawValue), .integer(record.id)]
+        if let failure {
+            try tx.db.run(
+                sql.settleFailed, [.integer(Int(Self.millis(retryAt))), .text(failure), .integer(attempts)] + key)
+        } else {
+            try tx.db.run(sql.settleBuilt, key)
+        }
+    }
+
+    /// `finish` in a transaction of its own (for a claimed record the build had nothing to do
+    /// for, or could not start).
+    public func finish(_ record: RecordRef, worker: String, failure: String?, retryAt: Date) throws {
+        try store.write { tx in try finish(record, worker: worker, failure: failure, retryAt: retryAt, in: tx) }
+    }
+
+    /// Hands back claimed rows that were never started, their attempts not counted.
+    public func release(_ records: [RecordRef], worker: String) throws {
+        try store.write { tx in
+            for record in records {
+                try tx.db.run(sql.release, [.text(record.kind.rawValue), .integer(record.id), .text(worker)])
+            }
+        }
+    }
+
+    /// How many rows other workers hold under leases that have not run out at `now`.
+    public func heldByOthers(worker: String, now: Date) throws -> Int {
+        try store.read { tx in
+            try tx.db.queryFirst(sql.heldByOthers, [.integer(Int(Self.millis(now))), .text(worker)]) { $0.int(0) } ?? 0
+        }
+    }
+
+    /// Every row, by record.
+    public func entries() throws -> [Entry] {
+        try store.read { tx in
+            try tx.db.query(sql.entries) { row throws(CatalogError) in
+                Entry(
+                    record: try Self.record(row), workerID: row.optionalString(2),
+                    leaseUntil: row.isNull(3) ? nil : Int64(row.int(3)), attempts: row.int(4),
+                    lastError: row.optionalString(5), enqueuedAt: row.string(6))
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds (rounded down).
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

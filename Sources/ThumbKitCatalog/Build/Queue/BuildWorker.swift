@@ -1,0 +1,226 @@
+import Foundation
+import ThumbKit
+
+/// Builds records taken from the build queue, a few at a time, alongside any number of other
+/// workers (threads, processes or hosts) on the same catalog and output folder.
+///
+/// Each batch: claim up to `batch` rows, renew their leases every `lease / 3` while
+/// `CatalogBuilder.build(only:)` makes them, and finish each row inside the record's own
+/// row-commit transaction (the `BuildCommitGuard`): removed when built, put back with the reason
+/// when the build failed, and nothing written at all when the claim was lost. Records the build
+/// had nothing to commit for are finished in a transaction of their own.
+///
+/// A lost claim leaves at most files without rows: the build renames every file into place
+/// before its commit, and output names are tagged with their content, so those files hold the
+/// very bytes the record's new owner writes under the same names; its commit describes them, or
+/// the next full build's sweep removes them. The only temporary files (`.tmp-` names) are those
+/// of a worker killed mid-write, which the next build's stray-file sweep removes.
+public struct BuildWorker: Sendable {
+    /// How a worker claims and retries.
+    public struct Options: Sendable {
+        /// How long a claim lasts without renewal.
+        public var lease: Duration
+        /// Rows claimed at a time.
+        public var batch: Int
+        /// How long a failed record waits before it is claimable again: nil backs off from the
+        /// lease (lease × 2^(attempt−1), at most an hour), for long-running workers.
+        public var retryDelay: Duration?
+
+        public init(lease: Duration = .seconds(30), batch: Int = 4, retryDelay: Duration? = nil) {
+            self.lease = lease
+            self.batch = max(1, batch)
+            self.retryDelay = retryDelay
+        }
+    }
+
+    /// What happened to one claimed record.
+    public struct Event: Sendable, Hashable, Codable {
+        public enum Status: String, Sendable, Codable {
+            /// Built (or found current) and its row removed.
+            case built
+            /// Its build failed; the row went back with `error`.
+            case failed
+            /// Its claim was lost before the commit; nothing was recorded.
+            case lost
+        }
+
+        /// `bug 3`.
+        public let record: String
+        public let status: Status
+        public let attempt: Int
+        public let worker: String
+        public let error: String?
+    }
+
+    public let builder: CatalogBuilder
+    public let queue: BuildQueue
+    /// This worker's id in the queue (unique per worker: host, pid and a random part).
+    public let id: String
+    public let options: Options
+    let clock: any BuildClock
+    let crashPoints: (any BuildCrashPoints)?
+    /// Failure lines that concern no one record (unreadable rating icons, a refused output
+    /// folder), already reported by this worker: each build of a batch meets them again.
+    private let reportedShared = Locked(Set<String>())
+
+    public init(
+        builder: CatalogBuilder, queue: BuildQueue, id: String = BuildWorker.newID(), options: Options = Options(),
+        clock: any BuildClock = SystemBuildClock(), crashPoints: (any BuildCrashPoints)? = nil
+    ) {
+        self.builder = builder
+        self.queue = queue
+        self.id = id
+        self.options = options
+        self.clock = clock
+        self.crashPoints = crashPoints
+    }
+
+    /// `host:pid:random`.
+    public static func newID() -> String {
+        let host = ProcessInfo.processInfo.hostName
+        return "\(host):\(getpid()):\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+
+    /// The retry time of a failed attempt.
+    private func retryAt(attempt: Int) -> Date {
+        let delay: Double
+        if let fixed = options.retryDelay {
+            delay = Double(fixed.milliseconds) / 1000
+        } else {
+            delay = min(3600, Double(options.lease.milliseconds) / 1000 * pow(2, Double(max(0, attempt - 1))))
+        }
+        return clock.now().addingTimeInterval(delay)
+    }
+
+    /// Claims and builds one batch; nil when nothing was claimable.
+    ///
+    /// - Parameters:
+    ///   - onEvent: one call per claimed record, once its row is finished.
+    ///   - onFailure: each failure line (a record's, or one concerning all, reported once).
+    ///   - onNote: the build's notes (the output folder just claimed).
+    public func runBatch(
+        onEvent: (Event) -> Void = { _ in }, onFailure: (String) -> Void = { _ in },
+        onNote: ((String) -> Void)? = nil
+    ) throws -> BuildReport? {
+        let claims = try queue.claim(worker: id, limit: options.batch, lease: options.lease, now: clock.now())
+        guard !claims.isEmpty else { return nil }
+        crashPoints?.reached(.claimed, records: claims.map(\.record))
+        let attempts = Dictionary(claims.map { ($0.record, $0.attempt) }, uniquingKeysWith: { a, _ in a })
+        let finished = Locked([RecordRef: [String]]())
+        let lost = Locked(Set<RecordRef>())
+        let (queue, id) = (self.queue, self.id)
+        let worker = self
+        let renewer = LeaseRenewer(queue: queue, worker: id, lease: options.lease, clock: clock)
+        var report = builder.build(
+            only: claims.map(\.record), onNote: onNote,
+            commitGuard: BuildCommitGuard(
+                check: { tx, record in
+                    guard attempts[record] != nil else { return }  // a side unit (strips for bugs)
+                    do {
+                        try queue.check(record, worker: id, in: tx)
+                    } catch let error as BuildQueue.LostClaim {
+                        lost.withLock { _ = $0.insert(record) }
+                        throw error
+                    }
+                },
+                finish: { tx, record, failures in
+                    guard let attempt = attempts[record] else { return }
+                    let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
+                    try queue.settle(
+                        record, failure: reason, attempts: attempt, retryAt: worker.retryAt(attempt: attempt), in: tx)
+                    finished.withLock { $0[record] = failures }
+                }))
+        renewer.stop()
+        crashPoints?.reached(.built, records: claims.map(\.record))
+
+        // Sort the failure lines: a record's own, lost claims (not failures: the record is
+        // someone else's now), and lines concerning no one record.
+        let (done, gone) = (finished.withLock { $0 }, lost.withLock { $0 })
+        let own = Set(done.values.flatMap { $0 })
+        let lostLines = Set(gone.map { BuildQueue.LostClaim(record: $0, workerID: id).description })
+        let shared = report.failures.filter { !own.contains($0) && !lostLines.contains($0) }
+        let newShared = reportedShared.withLock { seen in shared.filter { seen.insert($0).inserted } }
+        report.failures = report.failures.filter { own.contains($0) } + newShared
+        report.failed = report.failures.count
+        report.failures.forEach(onFailure)
+
+        for claim in claims {
+            let record = claim.record
+            func event(_ status: Event.Status, _ error: String?) {
+                onEvent(Event(record: "\(record)", status: status, attempt: claim.attempt, worker: id, error: error))
+            }
+            if gone.contains(record) {
+                event(.lost, nil)
+            } else if let failures = done[record] {
+                event(failures.isEmpty ? .built : .failed, failures.isEmpty ? nil : failures.joined(separator: "; "))
+            } else {
+                // Nothing committed: current, deleted, or the build could not start (a shared
+                // failure, then the record's reason).
+                let reason = shared.isEmpty ? nil : shared.joined(separator: "; ")
+                do {
+                    try queue.finish(record, worker: id, failure: reason, retryAt: retryAt(attempt: claim.attempt))
+                    event(reason == nil ? .built : .failed, reason)
+                } catch is BuildQueue.LostClaim {
+                    event(.lost, nil)
+                }
+            }
+        }
+        return report
+    }
+
+    /// `thumbkit build`: batches until nothing is claimable and no other worker holds a live
+    /// lease (a row another worker holds is waited for: it ends built, or its lease runs out
+    /// and it is claimed here).
+    public func drain(
+        idle: Duration = .milliseconds(200), onEvent: (Event) -> Void = { _ in },
+        onFailure: (String) -> Void = { _ in }, onNote: ((String) -> Void)? = nil
+    ) throws -> BuildReport {
+        var total = BuildReport()
+        while true {
+            if let report = try runBatch(onEvent: onEvent, onFailure: onFailure, onNote: onNote) {
+                total.add(report)
+                continue
+            }
+            if try queue.heldByOthers(worker: id, now: clock.now()) == 0 { return total }
+            Thread.sleep(forTimeInterval: Double(idle.milliseconds) / 1000)
+        }
+    }
+
+    /// `thumbkit worker`: batches until `shouldStop` says so (checked between batches: the
+    /// records in hand are always finished), waiting on `wake` up to `poll` when idle.
+    public func serve(
+        wake: any WakeSource, poll: Duration, shouldStop: () -> Bool, onEvent: (Event) -> Void = { _ in },
+        onFailure: (String) -> Void = { _ in }
+    ) throws -> BuildReport {
+        var total = BuildReport()
+        while !shouldStop() {
+            do {
+                if let report = try runBatch(onEvent: onEvent, onFailure: onFailure) {
+                    total.add(report)
+                    continue
+                }
+            } catch CatalogError.locked(let path, let reason) {
+                // Busy for longer than the busy timeout: a long-running worker waits and tries
+                // again rather than exiting (its claims, if any, run out and are taken over).
+                onFailure("\(path): \(reason); trying again in \(poll)")
+            }
+            wake.wait(timeout: poll)
+        }
+        return total
+    }
+}
+
+/// Points in a batch where a test can stop, stall or kill a worker (a seam: production passes
+/// none).
+public protocol BuildCrashPoints: Sendable {
+    /// The worker reached `point` holding `records`.
+    func reached(_ point: BuildCrashPoint, records: [RecordRef])
+}
+
+/// Where in a batch a `BuildCrashPoints` is called.
+public enum BuildCrashPoint: String, Sendable {
+    /// Rows claimed, nothing built yet.
+    case claimed
+    /// Built and committed, rows not yet all finished.
+    case built
+}

@@ -1,0 +1,153 @@
+/// The build queue's statements, for each SQL dialect the catalog speaks. Everything the queue
+/// does is here, so the one place where SQLite and PostgreSQL differ (how a claim takes its rows)
+/// sits side by side; the rest is plain SQL both accept. Parameters are `?` (PostgreSQL's
+/// connection numbers them, see `PostgresPlaceholders`); times are epoch milliseconds.
+package struct BuildQueueSQL: Sendable {
+    /// The database the statements are for.
+    package enum Dialect: Sendable {
+        case sqlite
+        case postgres
+    }
+
+    package let dialect: Dialect
+
+    package init(dialect: Dialect = .sqlite) {
+        self.dialect = dialect
+    }
+
+    /// Which rows a claim may take (parameters: now, max attempts, now): free or lease-expired,
+    /// attempts left, and a bug only while no worker holds the app entry (a bug's rating rows
+    /// point at the shared strips the app entry makes). The app entry comes first, then the
+    /// oldest entries.
+    private static let claimable = """
+        FROM build_queue q
+        WHERE (q.lease_until IS NULL OR q.lease_until <= ?) AND q.attempts < ?
+          AND (q.record_kind <> 'bug' OR NOT EXISTS (
+                SELECT 1 FROM build_queue a
+                WHERE a.record_kind = 'app' AND a.worker_id IS NOT NULL AND a.lease_until > ?))
+        ORDER BY CASE WHEN q.record_kind = 'app' THEN 0 ELSE 1 END, q.enqueued_at, q.record_kind, q.record_id
+        """
+
+    /// How a claim is made: either one statement returning the claimed rows, or a SELECT of
+    /// candidates followed by one `markClaimed` per row, all inside one write transaction.
+    package enum Claim: Sendable {
+        /// PostgreSQL: `UPDATE … WHERE key IN (SELECT … FOR UPDATE SKIP LOCKED LIMIT n)
+        /// RETURNING …` (parameters: worker, lease until, now, max attempts, now, limit). Rows
+        /// another transaction is claiming are skipped, not waited for.
+        case returning(String)
+        /// SQLite: a write transaction (`BEGIN IMMEDIATE`) already excludes every other writer,
+        /// so a plain `SELECT … LIMIT n` (parameters: now, max attempts, now, limit) then an
+        /// UPDATE per row is just as exclusive.
+        case selectThenUpdate(select: String, update: String)
+    }
+
+    /// The claim statement(s) for this dialect.
+    package var claim: Claim {
+        switch dialect {
+        case .postgres:
+            return .returning(
+                """
+                UPDATE build_queue SET worker_id = ?, lease_until = ?, attempts = attempts + 1
+                WHERE (record_kind, record_id) IN (
+                    SELECT q.record_kind, q.record_id \(Self.claimable)
+                    LIMIT ? FOR UPDATE SKIP LOCKED)
+                RETURNING record_kind, record_id, attempts
+                """)
+        case .sqlite:
+            return .selectThenUpdate(
+                select: "SELECT q.record_kind, q.record_id, q.attempts \(Self.claimable) LIMIT ?",
+                update: Self.markClaimed)
+        }
+    }
+
+    /// Marks one row claimed (parameters: worker, lease until, kind, id).
+    static let markClaimed = """
+        UPDATE build_queue SET worker_id = ?, lease_until = ?, attempts = attempts + 1
+        WHERE record_kind = ? AND record_id = ?
+        """
+
+    /// Queues a record, or frees its row and resets its attempts when it is there already
+    /// (parameters: kind, id, enqueued at). The same upsert the schema's triggers run.
+    package let enqueue = """
+        INSERT INTO build_queue (record_kind, record_id, attempts, enqueued_at) VALUES (?, ?, 0, ?)
+        ON CONFLICT (record_kind, record_id) DO UPDATE SET worker_id = NULL, lease_until = NULL,
+            attempts = 0, last_error = NULL, enqueued_at = excluded.enqueued_at
+        """
+
+    /// A full build's planning pass: queue a stale record; a row nobody holds (free, failed and
+    /// waiting, or out of attempts) becomes claimable now with its attempts reset, because an
+    /// explicit `build` tries every stale record again. A row a worker holds under a live lease
+    /// is left to that worker (parameters: kind, id, enqueued at, now).
+    package let plan = """
+        INSERT INTO build_queue (record_kind, record_id, attempts, enqueued_at) VALUES (?, ?, 0, ?)
+        ON CONFLICT (record_kind, record_id) DO UPDATE SET worker_id = NULL, lease_until = NULL,
+            attempts = 0, last_error = NULL
+        WHERE build_queue.worker_id IS NULL OR build_queue.lease_until <= ?
+        """
+
+    /// Removes the row of a record the planning pass found current, unless a worker holds it
+    /// under a live lease (parameters: kind, id, now). Safe because planning reads the records
+    /// and changes the queue in one write transaction: a later change queues the record again.
+    package let dropCurrent = """
+        DELETE FROM build_queue
+        WHERE record_kind = ? AND record_id = ? AND (worker_id IS NULL OR lease_until <= ?)
+        """
+
+    /// Extends the leases of every row a worker holds (parameters: lease until, worker). A row
+    /// another worker took after this one's lease ran out is not touched.
+    package let renew = "UPDATE build_queue SET lease_until = ? WHERE worker_id = ?"
+
+    /// The fence, first in a built record's row-commit transaction: is the row still this
+    /// worker's? (parameters: kind, id, worker; a row back means yes). PostgreSQL locks the row
+    /// until the commit (`FOR UPDATE`), so a concurrent change to the record waits for it and
+    /// then queues the record again; SQLite's write transaction already excludes every writer.
+    package var fence: String {
+        let select = "SELECT attempts FROM build_queue WHERE record_kind = ? AND record_id = ? AND worker_id = ?"
+        switch dialect {
+        case .postgres: return select + " FOR UPDATE"
+        case .sqlite: return select
+        }
+    }
+
+    /// Last in the commit that passed the fence: the built record leaves the queue (parameters:
+    /// kind, id). Not fenced again: inside that transaction only the commit itself touched the
+    /// row (the record's own hash update, whose trigger queued it again).
+    package let settleBuilt = "DELETE FROM build_queue WHERE record_kind = ? AND record_id = ?"
+
+    /// Last in the commit that passed the fence, for a record whose build failed: back with the
+    /// reason, claimable at `retry at`, its attempts as claimed (parameters: retry at, reason,
+    /// attempts, kind, id).
+    package let settleFailed = """
+        UPDATE build_queue SET worker_id = NULL, lease_until = ?, last_error = ?, attempts = ?
+        WHERE record_kind = ? AND record_id = ?
+        """
+
+    /// The fenced finish of a claimed record that had nothing to commit: removes the row only if this worker still holds it
+    /// (parameters: kind, id, worker). Must change exactly one row.
+    package let complete = "DELETE FROM build_queue WHERE record_kind = ? AND record_id = ? AND worker_id = ?"
+
+    /// A failed attempt: the row goes back, claimable again after `retry at`, with the reason;
+    /// fenced like `complete` (parameters: retry at, reason, kind, id, worker).
+    package let fail = """
+        UPDATE build_queue SET worker_id = NULL, lease_until = ?, last_error = ?
+        WHERE record_kind = ? AND record_id = ? AND worker_id = ?
+        """
+
+    /// Hands back a claimed row untouched, its attempt not counted (parameters: kind, id,
+    /// worker): a worker stopping before it started the record.
+    package let release = """
+        UPDATE build_queue SET worker_id = NULL, lease_until = NULL, attempts = attempts - 1
+        WHERE record_kind = ? AND record_id = ? AND worker_id = ? AND attempts > 0
+        """
+
+    /// How many rows other workers hold under live leases (parameters: now, worker).
+    package let heldByOthers = """
+        SELECT COUNT(*) FROM build_queue WHERE worker_id IS NOT NULL AND lease_until > ? AND worker_id <> ?
+        """
+
+    /// Every row, for `status` and tests.
+    package let entries = """
+        SELECT record_kind, record_id, worker_id, lease_until, attempts, last_error, enqueued_at
+        FROM build_queue ORDER BY record_kind, record_id
+        """
+}

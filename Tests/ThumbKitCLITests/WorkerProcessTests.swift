@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+import ThumbKit
+import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
+import ThumbKitTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Several real `thumbkit build` and `thumbkit worker` processes sharing one catalog through its
+/// build queue, killed and stopped along the way; every end state is compared with one
+/// undisturbed `thumbkit build` of an identical catalog.
+struct WorkerProcessTests {
+    /// A workspace with two identical catalogs (`c.sqlite`, and `ref.sqlite` for the single
+    /// build to compare with): `bugs` bugs with pictures of their own, rating icons, and one
+    /// small recipe stored in both, so the builds stay quick.
+    final class Scene {
+        let workspace: CLIWorkspace
+        let bugs: Int
+
+        init(bugs: Int) throws {
+            workspace = try CLIWorkspace()
+            self.bugs = bugs
+            let recipes = try workspace.write(
+                "recipes.json",
+                #"{"replaceDefaults": true, "recipes": [{"name": "bug-list", "record": "bug", "kind": "list", "size": "24x24", "scales": [1, 2]}]}"#
+            )
+            let empty = try workspace.image("icons/empty.png", side: 16, seed: 1)
+            let full = try workspace.image("icons/full.png", side: 16, seed: 2)
+            var pictures: [ImageRef] = []
+            for index in 0..<bugs {
+                pictures.append(try ImageRef.load(path: try workspace.image("img/\(index).png", side: 40, seed: index)))
+            }
+            for name in ["c.sqlite", "ref.sqlite"] {
+                let store = try CatalogStore(path: workspace.path(name))
+                try store.write { tx in
+                    for (index, picture) in pictures.enumerated() {
+                        try tx.addBug(title: "Bug \(index)", rating: Rating.all[index % 11], image: picture)
+                    }
+                    try tx.setAssets(CatalogAssets(ratingEmpty: empty, ratingFull: full))
+                }
+                _ = try store.useRecipeFile(at: recipes)
+            }
+        }
+
+        func path(_ relative: String) -> String { workspace.path(relative) }
+
+        /// `thumbkit build` of catalog `name` into `out`, as JSON.
+        func buildArguments(_ name: String = "c.sqlite", out: String = "out") -> [String] {
+            ["build", "--catalog", path(name), "--out", path(out), "--json", "-j", "1"]
+        }
+
+        /// The undisturbed single build of `ref.sqlite`.
+        func referenceBuild() throws -> BuildReport {
+            let run = try TestBinary.run(
+                buildArguments("ref.sqlite", out: "ref-out"), in: URL(fileURLWithPath: path("")))
+            #expect(run.status == 0, "\(run.stderr)")
+            return try JSONDecoder().decode(BuildReport.self, from: Data(run.stdout.utf8))
+        }
+
+        /// `thumbkit catalog export` of catalog `name` (run in the workspace: same relative paths).
+        func export(_ name: String) throws -> String {
+            let run = try TestBinary.run(
+                ["catalog", "export", "--catalog", path(name)], in: URL(fileURLWithPath: path("")))
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+
+        /// Every output row, as text (the app's strips are in no export).
+        func rows(_ name: String) throws -> Set<String> {
+            let store = try CatalogStore(path: path(name))
+            return Set(try store.read { try $0.outputs() }.map { "\($0.record) \($0.path) \($0.bytes)" })
+        }
+
+        /// What must hold after any sequence of builds and workers ends: the same catalog and
+        /// rows as the single build, every row's file complete, nothing left in the queue.
+        func expectSameAsReference() throws {
+            #expect(try export("c.sqlite") == export("ref.sqlite"))
+            #expect(try rows("c.sqlite") == rows("ref.sqlite"))
+            let store = try CatalogStore(path: path("c.sqlite"))
+            #expect(try BuildQueue(store: store).entries() == [])
+            #expect(try consistencyProblems(store: store, outputDirectory: path("out")) == [])
+            #expect(BuildKillTests.builtFiles(path("out")) == Set(try store.read { try $0.outputs() }.map(\.path)))
+        }
+    }
+
+    /// The JSON lines of a worker's stderr with `event` (`built`, `started`…).
+    static func lines(_ process: WatchProcess, _ event: String) -> [[String: String]] {
+        process.stderr.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
+            let strings = object.compactMapValues { $0 as? String }
+            return strings["event"] == event ? strings : nil
+        }
+    }
+
+    @Test(.tags(.realProcess)) func threeBuildsShareTheWorkAndAddUpToOneBuild() throws {
+        let scene = try Scene(bugs: 72)
+        let reference = try scene.referenceBuild()
+        #expect(reference.failed == 0 && reference.made == 33 + 72 * (2 + 3))
+
+        // Three builds at once on one catalog and output folder, small batches, short leases.
+        let arguments = scene.buildArguments() + ["--batch", "2", "--lease", "2"]
+        // All three started before any is waited for (a dispatch pool of two cores would run
+        // the third only after another had finished).
+        let processes = try (0..<3).map { _ in try WatchProcess(arguments, in: scene.path("")) }
+        var made: [Int] = []
+        for process in processes {
+            #expect(process.exitStatus(timeout: 60) == 0, "\(process.stderr)")
+            let report = try JSONDecoder().decode(BuildReport.self, from: Data(process.stdout.utf8))
+            #expect(report.failed == 0)
+            made.append(report.made)
+        }
+        // Each did a share, and together exactly what the single build made: the shared strips
+        // once, every bug once.
+        #expect(made.allSatisfy { $0 > 0 }, "\(made)")
+        #expect(made.reduce(0, +) == reference.made, "\(made)")
+        try scene.expectSameAsReference()
+    }
+
+    @Test(.tags(.realProcess, .kill)) func aStoppedWorkerExitsZeroAndAKilledOnesRecordsAreTakenOver() throws {
+        let scene = try Scene(bugs: 60)
+        _ = try scene.referenceBuild()
+        let arguments = [
+            "worker", "--catalog", scene.path("c.sqlite"), "--out", scene.path("out"), "--json", "-j", "1",
+            "--batch", "2", "--lease", "1", "--poll", "0.2",
+        ]
+
+        // SIGTERM: the worker finishes the records in hand and exits 0 with its summary.
+        let stopped = try WatchProcess(arguments, in: scene.path(""))
+        #expect(stopped.wait(timeout: 30) { Self.lines($0, "built").count >= 3 })
+        stopped.send(SIGTERM)
+        #expect(stopped.exitStatus() == 0)
+        let summary = try JSONDecoder().decode(BuildReport.self, from: Data(stopped.stdout.utf8))
+        #expect(summary.made > 0 && summary.failed == 0)
+        let stoppedID = try #require(Self.lines(stopped, "started").first?["worker"])
+        let store = try CatalogStore(path: scene.path("c.sqlite"))
+        let afterStop = try BuildQueue(store: store).entries()
+        #expect(!afterStop.isEmpty, "the worker finished everything before it was stopped")
+        #expect(afterStop.allSatisfy { $0.workerID != stoppedID })
+
+        // SIGKILL mid-build: its claims stay until their lease runs out…
+        let killed = try WatchProcess(arguments, in: scene.path(""))
+        #expect(killed.wait(timeout: 30) { Self.lines($0, "built").count >= 3 })
+        killed.send(SIGKILL)
+        _ = killed.exitStatus()
+        #expect(killed.wasKilledBySignal)
+
+        // …then a build takes them over and completes the catalog: nothing lost, nothing twice.
+        let run = try TestBinary.run(
+            scene.buildArguments() + ["--lease", "1"], in: URL(fileURLWithPath: scene.path("")))
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONDecoder().decode(BuildReport.self, from: Data(run.stdout.utf8))
+        #expect(report.failed == 0 && report.made > 0)
+        try scene.expectSameAsReference()
+    }
+}
