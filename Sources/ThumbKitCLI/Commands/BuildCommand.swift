@@ -54,6 +54,13 @@ enum BuildCommand: Command {
         let started = Date()
         let queue = try QueueOptions.queue(arguments, store: builder.store)
         let plan = try builder.planQueue(queue, now: started)
+        if let line = plan.refusal {
+            context.printError(line)
+            return BuildReport(failed: 1, failures: [line])
+        }
+        // As a full build always did: dead writers' temporaries go first (the builds of the
+        // queued batches are one-record builds, which never walk the folder).
+        try builder.removeStrayTemporaries(now: started)
         let worker = BuildWorker(
             builder: builder, queue: queue,
             // A failed record waits for the next build (or a change), not for this one's end.

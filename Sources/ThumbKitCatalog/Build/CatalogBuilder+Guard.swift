@@ -48,11 +48,14 @@ extension CatalogBuilder {
                 }
             }
         }
-        if case .other(let id) = ownership {
-            return "\(folder.root): the output folder belongs to another catalog (\(OutputFolder.markerName): \(id)); "
-                + "nothing was built or removed: use another --out, or delete the marker to hand the folder to this catalog"
-        }
+        if case .other(let id) = ownership { return foreignFolderLine(folder.root, id: id) }
         return nil
+    }
+
+    /// The refusal of an output folder whose marker names another catalog.
+    static func foreignFolderLine(_ root: String, id: String) -> String {
+        "\(root): the output folder belongs to another catalog (\(OutputFolder.markerName): \(id)); "
+            + "nothing was built or removed: use another --out, or delete the marker to hand the folder to this catalog"
     }
 
     /// `path` with symbolic links resolved, or nil when it does not exist.

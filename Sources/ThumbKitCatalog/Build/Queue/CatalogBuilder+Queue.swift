@@ -17,6 +17,9 @@ extension CatalogBuilder {
         /// Whether the output folder already belonged to this catalog (a folder a build is
         /// only now claiming has nothing removed from it, so it is not swept at the end).
         public var folderOwned = false
+        /// Why nothing was queued: the output folder holds a source picture, or belongs to
+        /// another catalog (the one line a single build reports for that).
+        public var refusal: String?
     }
 
     /// Queues every stale record (and the `app` entry when the rating strips, app icons or
@@ -29,7 +32,15 @@ extension CatalogBuilder {
         return try store.write { tx in
             var plan = QueuePlan()
             let (bugs, foods, assets, rows) = (try tx.bugs(), try tx.foods(), try tx.assets(), try tx.outputs())
-            plan.folderOwned = folder.ownership(catalogID: try tx.catalogID()) == .own
+            let ownership = folder.ownership(catalogID: try tx.catalogID())
+            plan.folderOwned = ownership == .own
+            // The checks a full build makes first, once, rather than a failure per record.
+            let sources = Self.sourcePaths(bugs: bugs, foods: foods, assets: assets)
+            plan.refusal = Self.sourceInsideOutput(sources, root: outputDirectory)
+            if plan.refusal == nil, case .other(let id) = ownership {
+                plan.refusal = Self.foreignFolderLine(folder.root, id: id)
+            }
+            if plan.refusal != nil { return plan }
             let planner: BuildPlanner
             if let icons = try? RatingIconSources.load(assets) {
                 planner = BuildPlanner(
@@ -69,12 +80,6 @@ extension CatalogBuilder {
             }
             return plan
         }
-    }
-
-    /// Removes temporary files left in the output folder by dead writers (a worker starting).
-    @discardableResult
-    public func removeStrayTemporaries(now: Date = Date()) -> Int {
-        OutputFolder(root: outputDirectory).removeStrayTempFiles(now: now)
     }
 
     /// The end of a queued full build that did not build the `app` entry itself (whose build
