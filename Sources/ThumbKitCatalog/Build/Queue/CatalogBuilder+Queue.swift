@@ -53,7 +53,7 @@ extension CatalogBuilder {
             let nowMs = Int(BuildQueue.millis(now))
             for unit in units {
                 let check = unit.isCurrent(rows: rowsByRecord[unit.record] ?? [], folder: folder)
-                let key: [SQLiteValue] = [.text(unit.record.kind.rawValue), .integer(unit.record.id)]
+                let key: [CatalogValue] = [.text(unit.record.kind.rawValue), .integer(unit.record.id)]
                 // A folder not yet this catalog's: the app entry's build creates and claims it
                 // (or reports whose it is), as a single build always does.
                 let claimsFolder = unit.record == .app && !plan.folderOwned
