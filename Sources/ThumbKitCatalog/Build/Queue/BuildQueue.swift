@@ -56,8 +56,14 @@ public struct BuildQueue: Sendable {
     /// Claims per record before it is left alone (until it changes or a `build` plans it).
     public let maxAttempts: Int
 
+    /// The queue of `store`'s catalog, with the statements of its database.
     public init(store: CatalogStore, maxAttempts: Int = 5) {
-        self.init(store: store, sql: BuildQueueSQL(dialect: .sqlite), maxAttempts: maxAttempts)
+        let dialect: BuildQueueSQL.Dialect
+        switch store.location {
+        case .sqlite: dialect = .sqlite
+        case .postgres: dialect = .postgres
+        }
+        self.init(store: store, sql: BuildQueueSQL(dialect: dialect), maxAttempts: maxAttempts)
     }
 
     package init(store: CatalogStore, sql: BuildQueueSQL, maxAttempts: Int) {
@@ -110,11 +116,11 @@ public struct BuildQueue: Sendable {
     }
 
     /// A row's (kind, id, attempts) columns, first in every query.
-    private static func claim(_ row: SQLiteRow) throws(CatalogError) -> Claim {
+    private static func claim(_ row: CatalogRow) throws(CatalogError) -> Claim {
         Claim(record: try record(row), attempt: row.int(2))
     }
 
-    private static func record(_ row: SQLiteRow) throws(CatalogError) -> RecordRef {
+    private static func record(_ row: CatalogRow) throws(CatalogError) -> RecordRef {
         guard let kind = RecordKind(rawValue: row.string(0)) else {
             throw CatalogError.corrupt(path: "build_queue", reason: "unknown record kind '\(row.string(0))'")
         }
@@ -137,7 +143,7 @@ public struct BuildQueue: Sendable {
     public func finish(
         _ record: RecordRef, worker: String, failure: String?, retryAt: Date, in tx: CatalogTransaction
     ) throws {
-        let key: [SQLiteValue] = [.text(record.kind.rawValue), .integer(record.id), .text(worker)]
+        let key: [CatalogValue] = [.text(record.kind.rawValue), .integer(record.id), .text(worker)]
         let changed: Int
         if let failure {
             changed = try tx.db.run(sql.fail, [.integer(Int(Self.millis(retryAt))), .text(failure)] + key)
@@ -163,7 +169,7 @@ public struct BuildQueue: Sendable {
     public func settle(
         _ record: RecordRef, failure: String?, attempts: Int, retryAt: Date, in tx: CatalogTransaction
     ) throws {
-        let key: [SQLiteValue] = [.text(record.kind.rawValue), .integer(record.id)]
+        let key: [CatalogValue] = [.text(record.kind.rawValue), .integer(record.id)]
         if let failure {
             try tx.db.run(
                 sql.settleFailed, [.integer(Int(Self.millis(retryAt))), .text(failure), .integer(attempts)] + key)
