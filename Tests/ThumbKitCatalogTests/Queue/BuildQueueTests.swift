@@ -43,6 +43,12 @@ struct BuildQueueTests {
         try f.addBugs(2)
         #expect(try queue.entries().map(\.record) == [.bug(1), .bug(2)])
         #expect(try queue.entries().allSatisfy { $0.workerID == nil && $0.attempts == 0 })
+        // The triggers write `Timestamp`'s text on both backends (exports compare bytes).
+        for entry in try queue.entries() {
+            let date = try #require(Timestamp.date(from: entry.enqueuedAt), "\(entry.enqueuedAt)")
+            #expect(Timestamp.string(from: date) == entry.enqueuedAt)
+            #expect(abs(date.timeIntervalSinceNow) < 60)
+        }
         // (Added after the others: a rolled-back insert uses up a PostgreSQL identity value.)
         struct Abort: Error {}
         #expect(throws: Abort.self) {
