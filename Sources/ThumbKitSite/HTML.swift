@@ -37,16 +37,29 @@ enum HTML {
     }
 
     /// An `<img>` with `src` (the @1x file), `srcset` (every scale), and `width`/`height` in CSS
-    /// pixels; a grey placeholder box of `fallback` size when there is no image.
+    /// pixels; a grey placeholder box of `fallback` size when there is no image. When the picture
+    /// also has WebP or AVIF files, the `<img>` (their JPEG or PNG fallback) goes inside a
+    /// `<picture>` after one `<source type=…>` per modern format, so a browser picks the first
+    /// format it can show and every browser shows one.
     static func image(_ image: SiteImage?, alt: String, root: String, className: String, fallback: (Int, Int)) -> String
     {
         guard let image else {
             return
                 "<span class=\"\(className) missing\" style=\"width: \(fallback.0)px; height: \(fallback.1)px\"></span>"
         }
-        let srcset = image.files.map { "\(root)\(HTMLText.escape($0.path)) \($0.scale)x" }.joined(separator: ", ")
-        return "<img class=\"\(className)\" src=\"\(root)\(HTMLText.escape(image.files[0].path))\" srcset=\"\(srcset)\""
+        let img =
+            "<img class=\"\(className)\" src=\"\(root)\(HTMLText.escape(image.files[0].path))\" srcset=\"\(srcset(image.files, root: root))\""
             + " width=\"\(image.width)\" height=\"\(image.height)\" alt=\"\(HTMLText.escape(alt))\" />"
+        guard !image.sources.isEmpty else { return img }
+        let sources = image.sources.map {
+            "<source type=\"\($0.mimeType)\" srcset=\"\(srcset($0.files, root: root))\" />"
+        }
+        return "<picture>" + sources.joined() + img + "</picture>"
+    }
+
+    /// `a.jpg 1x, a@2x.jpg 2x`: each file's URL under `root` with its scale.
+    private static func srcset(_ files: [SiteImage.File], root: String) -> String {
+        files.map { "\(root)\(HTMLText.escape($0.path)) \($0.scale)x" }.joined(separator: ", ")
     }
 
     /// A table of a record's outputs.
@@ -104,27 +117,4 @@ enum HTML {
         footer { text-align: center; color: var(--muted); font-size: 13px; padding: 24px; }
 
         """
-}
-
-/// One picture on the site: its files by scale (the first is @1x, or the smallest), and its
-/// size in CSS pixels.
-struct SiteImage: Sendable, Hashable {
-    struct File: Sendable, Hashable {
-        /// Path relative to the site root (`images/bugs/1-potato-bug/bug-list.3fa9c2d1.jpg`).
-        let path: String
-        let scale: Int
-    }
-
-    let files: [File]
-    let width: Int
-    let height: Int
-
-    /// The picture of one recipe of a record, from its rows (any order); nil when there are none.
-    init?(rows: [OutputRecord]) {
-        let sorted = rows.sorted { $0.scale < $1.scale }
-        guard let first = sorted.first else { return nil }
-        files = sorted.map { File(path: "images/" + $0.path, scale: $0.scale) }
-        width = max(1, Int((Double(first.width) / Double(first.scale)).rounded()))
-        height = max(1, Int((Double(first.height) / Double(first.scale)).rounded()))
-    }
 }

@@ -23,12 +23,15 @@ public struct SiteReport: Sendable, Codable, Hashable {
     /// One line per file ThumbKit wrote earlier but that was changed since, so it was kept
     /// although the site no longer uses it.
     public var kept: [String] = []
+    /// One line per recipe whose WebP or AVIF pictures have no JPEG or PNG fallback.
+    public var warnings: [String] = []
 }
 
 /// Writes a static HTML site of the catalog: `index.html` → `foods/index.html` (categories) →
 /// `foods/category-<id>.html` → `foods/<id>.html`, and `bugs/index.html` (thumbnail, title and
 /// rating strip per bug) → `bugs/<id>.html`. Every image is an `<img srcset>` of the built
-/// outputs (@1x, @2x, @3x), links are relative, and the site works opened from disk. A small
+/// outputs (@1x, @2x, @3x), inside a `<picture>` with WebP and AVIF `<source>`s when recipes of
+/// the same kind and size make those; links are relative, and the site works opened from disk. A small
 /// `site.js` shows dates and sizes in the reader's locale; without it they read in English.
 ///
 /// The images are put in the site's `images/` folder under their output-folder paths, hard
@@ -102,7 +105,8 @@ public struct SiteGenerator: Sendable {
                 path: outputDirectory, reason: "none of the catalog's pictures is built here (\(run))")
         }
         var writer = try SiteWriter(root: siteDirectory, intoExisting: intoExisting)
-        let pages = SitePages(snapshot: usable).all()
+        let sitePages = SitePages(snapshot: usable)
+        let pages = sitePages.all()
         var wantedImages = Set<String>()
         for page in pages { wantedImages.formUnion(page.images) }
         let texts: [(String, [UInt8])] =
@@ -119,7 +123,7 @@ public struct SiteGenerator: Sendable {
         problems += writer.problems
         return SiteReport(
             index: writer.site.absolute("index.html"), pages: pages.count, images: wantedImages.count,
-            missing: missing.sorted(), problems: problems, kept: writer.kept)
+            missing: missing.sorted(), problems: problems, kept: writer.kept, warnings: sitePages.fallbackWarnings())
     }
 
     /// `path` with control characters and non-ASCII bytes escaped, for a message line.

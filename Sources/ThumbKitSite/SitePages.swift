@@ -33,11 +33,26 @@ struct SitePages {
 
     // MARK: Pictures
 
-    /// The picture of `record` of kind `kind`: the rows of its first recipe of that kind.
+    /// The picture of `record` of kind `kind`: its first JPEG or PNG recipe of that kind, with
+    /// its WebP and AVIF twins as `<source>`s (`SiteImage.init(recipeRows:)`).
     private func picture(_ record: RecordRef, _ kind: OutputKind) -> SiteImage? {
-        let rows = (snapshot.outputs[record] ?? []).filter { $0.kind == kind }
-        guard let recipe = rows.first?.recipe else { return nil }
-        return SiteImage(rows: rows.filter { $0.recipe == recipe })
+        SiteImage(recipeRows: (snapshot.outputs[record] ?? []).filter { $0.kind == kind })
+    }
+
+    /// One line per recipe whose pictures have no JPEG or PNG fallback of the same kind: a
+    /// browser without WebP or AVIF shows nothing for them.
+    func fallbackWarnings() -> [String] {
+        var recipes = Set<String>()
+        for (record, rows) in snapshot.outputs {
+            for kind in Set(rows.map(\.kind)) {
+                if let picture = picture(record, kind), !picture.hasFallback {
+                    recipes.formUnion(rows.filter { $0.kind == kind }.map(\.recipe))
+                }
+            }
+        }
+        return recipes.sorted().map {
+            "recipe \($0): no JPEG or PNG recipe of the same kind, so browsers without WebP/AVIF show no picture; add one"
+        }
     }
 
     /// An app icon to head the front page: the 60 pt one (@2x, @3x) when built.
@@ -50,7 +65,7 @@ struct SitePages {
         _ path: String, title: String, root: String, trail: [(label: String, href: String?)], body: String,
         pictures: [SiteImage?]
     ) -> Page {
-        let images = Set(pictures.compactMap { $0 }.flatMap { $0.files.map(\.path) })
+        let images = Set(pictures.compactMap { $0 }.flatMap { $0.allFiles.map(\.path) })
         return Page(path: path, html: HTML.page(title: title, root: root, trail: trail, body: body), images: images)
     }
 

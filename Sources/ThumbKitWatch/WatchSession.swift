@@ -131,6 +131,8 @@ public final class WatchSession {
     /// Runs until stopped (``WatchControl/requestStop()``), until the inbox disappears, or with
     /// `once`, until everything that was in the inbox has been handled. Returns what it did.
     public func run() -> Summary {
+        // Once per session: each ingest's build looks only at its own record's files.
+        _ = try? ingestor.builder.removeStrayTemporaries()
         for event in ingestor.recoverPending() { emit(event) }
         for event in ingestor.repairRejectedNotes() { emit(event) }
         rescan(now: Self.now())

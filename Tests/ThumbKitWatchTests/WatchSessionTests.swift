@@ -55,6 +55,26 @@ struct WatchSessionTests {
         #expect(log.all.last?.event == .stopped)
     }
 
+    /// Each ingest builds one record and never walks the output folder, so the session clears
+    /// dead writers' temporary files once, when it starts; the ingests themselves leave a new
+    /// one alone.
+    @Test func aSessionRemovesStrayTemporariesWhenItStartsAndItsIngestsDoNot() throws {
+        let workspace = try TestWorkspace()
+        try workspace.write("inbox/bugs/Moth 1.jpg", GeneratedImages.jpeg(width: 16, height: 12, seed: 1))
+        let store = try workspace.store()
+        let options = WatchOptions(settleSeconds: 0, jobs: 1, once: true)
+        #expect(try session(workspace, options, store: store, control: WatchControl(), log: Log()).run().ingested == 1)
+        let stray = "out/bugs/.bug-list.tmp-0-1"  // Process id 0 is never a writer.
+        try workspace.write(stray, text: "left by a killed writer")
+        try workspace.write("inbox/bugs/Moth 2.jpg", GeneratedImages.jpeg(width: 16, height: 12, seed: 2))
+        let ingestor = InboxIngestor(
+            inbox: workspace.path("inbox"), store: store, outputDirectory: workspace.path("out"), recipes: Self.recipes)
+        #expect(ingestor.ingest("bugs/Moth 2.jpg").first?.event == .ingested)
+        #expect(FileManager.default.fileExists(atPath: workspace.path(stray)))
+        #expect(try session(workspace, options, store: store, control: WatchControl(), log: Log()).run().ingested == 0)
+        #expect(!FileManager.default.fileExists(atPath: workspace.path(stray)))
+    }
+
     @Test func aRestartScanOfHandledFilesIsSilent() throws {
         let workspace = try TestWorkspace()
         for index in 1...3 {

@@ -38,7 +38,7 @@ enum SiteCommand: Command {
                 "warning: \(report.missing.count - missingShown) more outputs missing from \(out) "
                     + "(run 'thumbkit build --out \(out)')")
         }
-        for line in report.kept { context.printError("warning: \(line)") }
+        for line in report.kept + report.warnings { context.printError("warning: \(line)") }
         for line in report.problems { context.printError(line) }
         if arguments.flag("json") {
             try context.writeJSON(report)

@@ -25,6 +25,7 @@ enum ThumbCommand: Command {
               thumbkit thumb -s 44x44 --scales 1,2,3 -o 'icons/%s.png' bug.jpg
               thumbkit thumb -r -o 'mirror/%d/%s.jpg' photos/
               cat in.jpg | thumbkit thumb --format png -o - - > out.png
+              thumbkit thumb -r --shard 2/8 -o 'thumbs/%d/%s.jpg' photos/
             """,
         positionals: [.variadic("input", help: "Image files or folders to read.")],
         options: [
@@ -69,6 +70,9 @@ enum ThumbCommand: Command {
                 defaultHelp: "active processors"),
             .flag("recursive", short: "r", help: "Walk sub-folders of folder arguments."),
             .value(
+                "shard", valueName: "K/N",
+                help: "Process only share K (0-based) of N of the inputs, split by a stable hash of their paths."),
+            .value(
                 "max-pixels", valueName: "n", help: "Refuse images with more pixels.",
                 default: String(ImageLimits.defaultMaxPixels)),
             .value(
@@ -89,6 +93,15 @@ enum ThumbCommand: Command {
                 help: "JPEG shrink-on-load keeps this many decoded pixels per output pixel.", default: "2"),
             .json,
         ])
+
+    /// The `--shard` value: `K/N` with 0 ≤ K < N (`BatchShard`).
+    static func parseShard(_ text: String) throws(UsageError) -> BatchShard {
+        guard let shard = BatchShard(parsing: text) else {
+            throw UsageError.validationFailed(
+                "invalid --shard '\(text)': expected K/N with 0 <= K < N, such as 0/4 (K counts from 0)")
+        }
+        return shard
+    }
 
     /// sharp's `failOn`, reduced to the two levels libjpeg and libpng distinguish.
     enum FailOn: String, CaseIterable {
@@ -170,8 +183,10 @@ enum ThumbCommand: Command {
             avifSpeed: try arguments.int("avif-speed", in: 0...9)!)
         let jobs = try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
 
-        var inputs = InputCollector(recursive: arguments.flag("recursive"), excludedFolders: [template.outputRoot])
-            .collect(arguments.arguments("input"))
+        let shard = try arguments.value("shard").map(parseShard)
+        var inputs = InputCollector(
+            recursive: arguments.flag("recursive"), excludedFolders: [template.outputRoot], shard: shard
+        ).collect(arguments.arguments("input"))
         try checkBatch(
             inputs, template: template, toStdout: toStdout, json: arguments.flag("json"), scales: scales.count)
         var standardInput: [UInt8]?

@@ -18,9 +18,15 @@ import ThumbKit
 /// Files are written before their rows, under names tagged with their content, and old files
 /// are removed only after the rows that replaced them are committed. A build killed at any
 /// point (SIGKILL included) leaves every row describing a complete file; a rerun rewrites files
-/// that have no row yet and finishes the rest. Each build starts by removing temporary files
-/// left by dead writers, and a full build ends by removing files of its folders that no row
-/// describes and that are named as it names outputs. Nothing is written beside the database.
+/// that have no row yet and finishes the rest. A full build starts by removing temporary files
+/// left by dead writers (`removeStrayTemporaries()` does only that, for the start of `watch`)
+/// and ends by removing files of its folders that no row describes and that are named as it
+/// names outputs. Nothing is written beside the database.
+///
+/// ### Cost
+/// A build of some records (each file a watch folder ingests, `catalog rate`, `set-image`)
+/// reads only those records, their rows and the app's (the shared strips), and looks only at
+/// their files: its cost does not grow with the catalog or the output folder.
 ///
 /// ### What it never touches
 /// A build refuses an output folder that holds any source picture (a record's, the logo, a
@@ -80,11 +86,14 @@ public struct CatalogBuilder: Sendable {
             onFailure?(line)
         }
         let units: [(unit: BuildUnit, rows: [OutputRecord])]
+        // A build of some records reads, writes and checks only theirs (see `BuildSnapshot`);
+        // the stray temporary files and the sweep are a full build's.
+        let full = records == nil || records!.contains(.app)
         do {
             try folder.create()
             let catalogID = try store.write { try $0.catalogID() }
             let snapshot = try store.read { tx in
-                (bugs: try tx.bugs(), foods: try tx.foods(), assets: try tx.assets(), rows: try tx.outputs())
+                full ? try BuildSnapshot.all(tx) : try BuildSnapshot.of(records ?? [], tx)
             }
             let sources = Self.sourcePaths(bugs: snapshot.bugs, foods: snapshot.foods, assets: snapshot.assets)
             if let line = Self.sourceInsideOutput(sources, root: outputDirectory) {
@@ -92,11 +101,12 @@ public struct CatalogBuilder: Sendable {
                 return report
             }
             folder.protectedFiles = Set(sources.compactMap { OutputFolder.FileIdentity(path: $0.path) })
+            if !full { folder.guardOtherSources(store) }
             if let line = try Self.claim(&folder, catalogID: catalogID, note: { onNote?($0) }) {
                 fail(line)
                 return report
             }
-            folder.removeStrayTempFiles(now: started)
+            if full { folder.removeStrayTempFiles(now: started) }
             var planner: BuildPlanner
             do {
                 planner = BuildPlanner(
@@ -110,7 +120,6 @@ public struct CatalogBuilder: Sendable {
             let rowsByRecord = Dictionary(grouping: snapshot.rows, by: \.record)
             let wanted = records.map(Set.init)
             var planned: [BuildUnit] = []
-            let full = records == nil || wanted!.contains(.app)
             if full || wanted!.contains(where: { $0.kind == .bug }) {
                 let logo = full ? Self.logo(snapshot.assets) : nil
                 if case .failure(let error) = logo { fail(error.description) }
@@ -136,7 +145,7 @@ public struct CatalogBuilder: Sendable {
         }
         report.add(run(work, folder: folder, progress: progress, onFailure: onFailure, commitGuard: commitGuard))
 
-        if records == nil || records!.contains(.app) {
+        if full {
             do {
                 report.removed += try sweep(folder, before: started)
             } catch {

@@ -30,6 +30,11 @@ package struct OutputFolder: Sendable {
     /// removed, whatever their name or row says.
     var protectedFiles: Set<FileIdentity> = []
 
+    /// Set for a build of some records, whose `protectedFiles` hold only their own sources and
+    /// the assets: answers whether an absolute path is another record's source (see
+    /// `guardOtherSources(_:)`). Nil when `protectedFiles` lists every source.
+    var isOtherSource: (@Sendable (String) -> Bool)?
+
     /// A file's device and inode (the same for every path or hard link to it).
     struct FileIdentity: Sendable, Hashable {
         let device: UInt64
@@ -39,6 +44,11 @@ package struct OutputFolder: Sendable {
         init?(path: String) {
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
+            self.init(info)
+        }
+
+        /// The identity `info` describes.
+        init(_ info: stat) {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
         }
@@ -60,7 +70,7 @@ package struct OutputFolder: Sendable {
     /// Throws unless the file at `relative` (if any) may be replaced: never one of
     /// `protectedFiles`, such as a source hard-linked under an output's name.
     package func requireReplaceable(_ relative: String) throws(CatalogError) {
-        if let identity = FileIdentity(path: absolute(relative)), protectedFiles.contains(identity) {
+        if isProtected(relative) {
             throw CatalogError.io(
                 path: absolute(relative), reason: "is a source picture of the catalog; not overwritten")
         }
@@ -80,7 +90,7 @@ package struct OutputFolder: Sendable {
     @discardableResult
     package func remove(_ relative: String) -> Bool {
         guard removalsAllowed, OutputNaming.isSafeRelativePath(relative) else { return false }
-        if let identity = FileIdentity(path: absolute(relative)), protectedFiles.contains(identity) { return false }
+        if isProtected(relative) { return false }
         let removed = unlink(absolute(relative)) == 0
         var folder = (relative as NSString).deletingLastPathComponent
         while !folder.isEmpty, rmdir(absolute(folder)) == 0 {

@@ -23,9 +23,12 @@ import Foundation
 /// - An `id` must be in `CatalogDocument.validIDs` (1 to 2^53 − 1); a picture must pass
 ///   `SourceImage`'s checks (a regular file within the limits that decodes), as in `watch`.
 /// - Each bad record is reported by position (`bugs[2]: rating 7 is not between 0 and 5 in steps
-///   of 0.5`) and skipped; the good ones go in, all in one transaction.
-/// - With `atomic` (the argument or the file's `"atomic": true`), nothing goes in if any record
-///   is bad.
+///   of 0.5`) and skipped; the good ones go in, `batchSize` records per transaction (so a
+///   100,000-record file takes seconds, and a watch folder writing meanwhile waits only for
+///   one batch). An import killed half-way leaves the batches it committed; running it again
+///   finishes it, as records are matched (below).
+/// - With `atomic` (the argument or the file's `"atomic": true`), everything goes in one
+///   transaction, and nothing goes in if any record is bad.
 /// - Importing the same file twice changes nothing the second time: bugs are matched by title,
 ///   foods by (category, name), and updated in place.
 public struct CatalogImporter: Sendable {
@@ -76,7 +79,27 @@ public struct CatalogImporter: Sendable {
             document: document, base: PathResolution.standardize(base), storedImagesDir: stored.imagesDir)
         var report = ImportReport()
         do {
-            try store.write { tx in try apply(&plan, to: tx, atomic: isAtomic, report: &report) }
+            if isAtomic {
+                try store.write { tx in
+                    try prepare(&plan, in: tx, atomic: true, report: &report)
+                    let (bugs, foods) = (plan.bugs.indices, plan.foods.indices)
+                    try apply(&plan, bugs: bugs, foods: foods, in: tx, atomic: true, report: &report)
+                    try applySettings(&plan, in: tx, atomic: true)
+                }
+            } else {
+                try store.write { tx in try prepare(&plan, in: tx, atomic: false, report: &report) }
+                for bugs in Self.batches(plan.bugs.count) {
+                    try store.write { tx in
+                        try apply(&plan, bugs: bugs, foods: 0..<0, in: tx, atomic: false, report: &report)
+                    }
+                }
+                for foods in Self.batches(plan.foods.count) {
+                    try store.write { tx in
+                        try apply(&plan, bugs: 0..<0, foods: foods, in: tx, atomic: false, report: &report)
+                    }
+                }
+                try store.write { tx in try applySettings(&plan, in: tx, atomic: false) }
+            }
         } catch is AtomicAbort {
             report = ImportReport()
             report.applied = false
@@ -88,10 +111,36 @@ public struct CatalogImporter: Sendable {
     /// Thrown inside the write block to roll an atomic import back.
     private struct AtomicAbort: Error {}
 
-    private func apply(_ plan: inout ImportPlan, to tx: CatalogTransaction, atomic: Bool, report: inout ImportReport)
+    /// Records per transaction of an import that is not atomic: large enough that committing
+    /// costs little, small enough that other writers (a watch folder) wait only briefly.
+    static let batchSize = 2_000
+
+    /// `0..<count` in consecutive ranges of at most `batchSize`.
+    static func batches(_ count: Int) -> [Range<Int>] {
+        stride(from: 0, to: count, by: batchSize).map { $0..<min($0 + batchSize, count) }
+    }
+
+    /// Runs `body` in a savepoint of `tx`: a database refusal skips just that record (noted in
+    /// `plan.problems`), and with `atomic` aborts the whole import.
+    private func attempt(
+        _ position: String, _ plan: inout ImportPlan, _ tx: CatalogTransaction, atomic: Bool, _ body: () throws -> Void
+    ) throws {
+        do {
+            try tx.savepoint(body)
+        } catch let error as CatalogError {
+            switch error {
+            case .locked, .corrupt, .database, .open, .schema: throw error
+            default:
+                plan.problems.append(.invalidRecord(path: position, reason: error.reason))
+                if atomic { throw AtomicAbort() }
+            }
+        }
+    }
+
+    /// The checks that need the catalog, before any change, then the categories.
+    private func prepare(_ plan: inout ImportPlan, in tx: CatalogTransaction, atomic: Bool, report: inout ImportReport)
         throws
     {
-        // Checks that need the catalog, before any change.
         let known = Set(try tx.categories().map(\.name)).union(plan.categories)
         plan.foods.removeAll { food in
             guard known.contains(food.category) else {
@@ -104,22 +153,9 @@ public struct CatalogImporter: Sendable {
         plan.problems.sort { Self.order($0.path) < Self.order($1.path) }
         if atomic, !plan.problems.isEmpty { throw AtomicAbort() }
 
-        // Each record in its own savepoint: a database refusal skips just that record.
-        func attempt(_ position: String, _ body: () throws -> Void) throws {
-            do {
-                try tx.savepoint(body)
-            } catch let error as CatalogError {
-                switch error {
-                case .locked, .corrupt, .database, .open, .schema: throw error
-                default:
-                    plan.problems.append(.invalidRecord(path: position, reason: error.reason))
-                    if atomic { throw AtomicAbort() }
-                }
-            }
-        }
-
         let before = Dictionary(try tx.categories().map { ($0.name, $0.position) }, uniquingKeysWith: { a, _ in a })
-        try attempt("categories") { try tx.orderCategories(plan.categories) }
+        let categories = plan.categories
+        try attempt("categories", &plan, tx, atomic: atomic) { try tx.orderCategories(categories) }
         for category in try tx.categories() {
             switch before[category.name] {
             case nil: report.categories.added += 1
@@ -127,9 +163,15 @@ public struct CatalogImporter: Sendable {
             default: report.categories.updated += 1
             }
         }
+    }
 
-        for bug in plan.bugs {
-            try attempt(bug.position) {
+    /// The bugs and foods at `bugs` and `foods` in `plan`, each in its own savepoint.
+    private func apply(
+        _ plan: inout ImportPlan, bugs: Range<Int>, foods: Range<Int>, in tx: CatalogTransaction, atomic: Bool,
+        report: inout ImportReport
+    ) throws {
+        for bug in plan.bugs[bugs] {
+            try attempt(bug.position, &plan, tx, atomic: atomic) {
                 guard let existing = try tx.bug(title: bug.title) else {
                     let freeID = try bug.id.flatMap { try tx.bug(id: $0) == nil ? $0 : nil }
                     try tx.addBug(title: bug.title, rating: bug.rating ?? .zero, image: bug.image, id: freeID)
@@ -149,8 +191,8 @@ public struct CatalogImporter: Sendable {
             }
         }
 
-        for food in plan.foods {
-            try attempt(food.position) {
+        for food in plan.foods[foods] {
+            try attempt(food.position, &plan, tx, atomic: atomic) {
                 guard let existing = try tx.food(category: food.category, name: food.name) else {
                     let freeID = try food.id.flatMap { try tx.food(id: $0) == nil ? $0 : nil }
                     try tx.addFood(category: food.category, name: food.name, image: food.image, id: freeID)
@@ -166,10 +208,15 @@ public struct CatalogImporter: Sendable {
             }
         }
 
-        try attempt("settings") {
+    }
+
+    /// The settings the file gives.
+    private func applySettings(_ plan: inout ImportPlan, in tx: CatalogTransaction, atomic: Bool) throws {
+        let given = plan.assets
+        try attempt("settings", &plan, tx, atomic: atomic) {
             var assets = try tx.assets()
             for (_, field) in CatalogAssets.keys {
-                if let value = plan.assets[keyPath: field] { assets[keyPath: field] = value }
+                if let value = given[keyPath: field] { assets[keyPath: field] = value }
             }
             try tx.setAssets(assets)
         }

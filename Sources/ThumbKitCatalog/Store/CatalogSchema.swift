@@ -5,7 +5,9 @@
 /// Never edit a shipped migration: append a new one.
 enum CatalogSchema {
     /// The SQL of each migration, in order.
-    static let migrations: [String] = [migration1, migration2, migration3, migration4]  // 4: build queue (scale-out)
+    static let migrations: [String] = [
+        migration1, migration2, migration3, migration4, migration5, migration6,
+    ]
 
     /// The version a fresh or migrated database ends at.
     static var latestVersion: Int { migrations.count }
