@@ -32,7 +32,7 @@ struct OutputFormatMigrationTests {
         let workspace = try TestWorkspace()
         let path = workspace.path("thumbkit.sqlite")
         var before: [OutputRecord] = []
-        var bugs: [Bug] = []
+        var bugs: [ThumbKitCatalog.Bug] = []
         do {
             let old = try CatalogStore(path: path, busyTimeout: .seconds(1), schemaVersion: 4)
             bugs = try old.write { tx in [try tx.addBug(title: "Kept"), try tx.addBug(title: "Deleted")] }

@@ -59,7 +59,7 @@ enum WorkerCommand: Command {
         }
         defer { signals.forEach { $0.cancel() } }
 
-        builder.removeStrayTemporaries()
+        try builder.removeStrayTemporaries()
         let plan = try builder.planQueue(queue, now: Date())
         log(context, json: json, Line(event: "started", worker: worker.id, queued: plan.queued.count))
         let report = try await serve(worker, wake: wake, poll: poll, stop: stop, context: context, json: json)

@@ -5,7 +5,7 @@ extension CatalogTransaction {
     public func isRecordImage(anyOf paths: [String]) throws(CatalogError) -> Bool {
         guard !paths.isEmpty else { return false }
         let marks = Array(repeating: "?", count: paths.count).joined(separator: ", ")
-        let values = paths.map { SQLiteValue.text($0) }
+        let values = paths.map { CatalogValue.text($0) }
         return try db.queryFirst(
             """
             SELECT 1 FROM bugs WHERE image_path IN (\(marks))

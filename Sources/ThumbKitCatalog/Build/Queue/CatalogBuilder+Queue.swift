@@ -71,12 +71,6 @@ extension CatalogBuilder {
         }
     }
 
-    /// Removes temporary files left in the output folder by dead writers (a worker starting).
-    @discardableResult
-    public func removeStrayTemporaries(now: Date = Date()) -> Int {
-        OutputFolder(root: outputDirectory).removeStrayTempFiles(now: now)
-    }
-
     /// The end of a queued full build that did not build the `app` entry itself (whose build
     /// sweeps): removes files of the build's folders that no row describes, as `build()` does.
     /// Nothing is removed from a folder this build only now claimed (`plan.folderOwned` false).
