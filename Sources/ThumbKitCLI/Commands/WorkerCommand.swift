@@ -18,7 +18,8 @@ enum WorkerCommand: Command {
             taken over when its lease runs out. Records are queued by the commands that change them \
             (catalog import, rate, set-image, rename, watch) and by 'thumbkit build'; a worker \
             queues what is stale once when it starts. Idle, it looks at the queue every --poll \
-            seconds. One line per record on stderr (a JSON object per line with --json); SIGTERM or \
+            seconds; on PostgreSQL it also listens for the NOTIFY a queued record sends \
+            and starts at once (--poll is then the fallback). One line per record on stderr (a JSON object per line with --json); SIGTERM or \
             SIGINT finishes the records in hand, prints the summary on stdout and exits 0. The \
             catalog's stored recipes are used (change them with 'thumbkit build --recipes').
 
@@ -44,7 +45,7 @@ enum WorkerCommand: Command {
             builder: builder, queue: queue,
             options: .init(
                 lease: try QueueOptions.lease(arguments), batch: try QueueOptions.batch(arguments, jobs: builder.jobs)))
-        let wake = PollingWakeSource()
+        let wake = try wakeSource(store, worker: worker.id, context: context, json: json)
         let stop = Locked(false)
         let signals = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
@@ -100,9 +101,20 @@ enum WorkerCommand: Command {
         context.printError(text)
     }
 
+    /// PostgreSQL: woken by the catalog's NOTIFY (the poll interval its fallback), logging
+    /// each lost connection and reconnection attempt; SQLite: the poll interval alone.
+    private static func wakeSource(
+        _ store: CatalogStore, worker: String, context: CommandContext, json: Bool
+    ) throws -> any WakeSource {
+        guard case .postgres = store.location else { return PollingWakeSource() }
+        return try PostgresWakeSource(store: store) { message in
+            log(context, json: json, Line(event: "listen", worker: worker, error: message))
+        }
+    }
+
     /// Runs the blocking loop on a thread of its own (no task of the cooperative pool parked).
     private static func serve(
-        _ worker: BuildWorker, wake: PollingWakeSource, poll: Duration, stop: Locked<Bool>, context: CommandContext,
+        _ worker: BuildWorker, wake: any WakeSource, poll: Duration, stop: Locked<Bool>, context: CommandContext,
         json: Bool
     ) async throws -> BuildReport {
         let result: Result<BuildReport, any Error> = await withCheckedContinuation { continuation in

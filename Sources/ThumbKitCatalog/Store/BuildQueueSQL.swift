@@ -33,7 +33,8 @@ package struct BuildQueueSQL: Sendable {
     package enum Claim: Sendable {
         /// PostgreSQL: `UPDATE … WHERE key IN (SELECT … FOR UPDATE SKIP LOCKED LIMIT n)
         /// RETURNING …` (parameters: worker, lease until, now, max attempts, now, limit). Rows
-        /// another transaction is claiming are skipped, not waited for.
+        /// another transaction is claiming are skipped, not waited for. RETURNING keeps no order,
+        /// so the claimed rows are sorted again as `claimable` sorts them.
         case returning(String)
         /// SQLite: a write transaction (`BEGIN IMMEDIATE`) already excludes every other writer,
         /// so a plain `SELECT … LIMIT n` (parameters: now, max attempts, now, limit) then an
@@ -47,11 +48,14 @@ package struct BuildQueueSQL: Sendable {
         case .postgres:
             return .returning(
                 """
-                UPDATE build_queue SET worker_id = ?, lease_until = ?, attempts = attempts + 1
-                WHERE (record_kind, record_id) IN (
-                    SELECT q.record_kind, q.record_id \(Self.claimable)
-                    LIMIT ? FOR UPDATE SKIP LOCKED)
-                RETURNING record_kind, record_id, attempts
+                WITH claimed AS (
+                    UPDATE build_queue SET worker_id = ?, lease_until = ?, attempts = attempts + 1
+                    WHERE (record_kind, record_id) IN (
+                        SELECT q.record_kind, q.record_id \(Self.claimable)
+                        LIMIT ? FOR UPDATE SKIP LOCKED)
+                    RETURNING record_kind, record_id, attempts, enqueued_at)
+                SELECT record_kind, record_id, attempts FROM claimed
+                ORDER BY CASE WHEN record_kind = 'app' THEN 0 ELSE 1 END, enqueued_at, record_kind, record_id
                 """)
         case .sqlite:
             return .selectThenUpdate(

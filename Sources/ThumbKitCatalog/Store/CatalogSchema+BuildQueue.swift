@@ -17,9 +17,9 @@ extension CatalogSchema {
     /// again from its new state. The rating icons change every bug's strip rows, the logo the
     /// app's icons, so those settings queue the app (and the bugs).
     ///
-    /// PostgreSQL has no trigger bodies of this form; its schema writes the same five triggers
-    /// as one PL/pgSQL function (`IS DISTINCT FROM` for `IS NOT`, `to_char(clock_timestamp()…)`
-    /// for `strftime`). The table itself is portable as written (BIGINT for the INTEGERs).
+    /// PostgreSQL has no trigger bodies of this form: `postgresMigration4` writes the same
+    /// triggers, by name, over PL/pgSQL functions (`IS DISTINCT FROM` for `IS NOT`,
+    /// `to_char(clock_timestamp()…)` for `strftime`), and adds a `NOTIFY` for idle workers.
     static let migration4 = """
         CREATE TABLE build_queue (
             record_kind TEXT    NOT NULL CHECK (record_kind IN ('bug', 'food', 'app')),

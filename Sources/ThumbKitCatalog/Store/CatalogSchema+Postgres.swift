@@ -7,7 +7,10 @@
 /// (`CatalogSchemaTests` checks that the two lists have the same length).
 extension CatalogSchema {
     /// The SQL of each PostgreSQL migration, in order.
-    static let postgresMigrations: [String] = [postgresMigration1, postgresMigration2, postgresMigration3]
+    static let postgresMigrations: [String] = [
+        postgresMigration1, postgresMigration2, postgresMigration3, postgresMigration4, postgresMigration5,
+        postgresMigration6,
+    ]
 
     /// Version 1: records, outputs and settings.
     static let postgresMigration1 = """

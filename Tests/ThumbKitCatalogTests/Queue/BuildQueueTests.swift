@@ -6,31 +6,50 @@ import ThumbKitCatalogTestSupport
 @testable import ThumbKitCatalog
 
 /// The build queue's rows: queued with their change, claimed under leases, renewed, expired,
-/// fenced, failed and retried. Times come from a fake clock.
+/// fenced, failed and retried, on each backend (the schema's triggers are SQLite's and
+/// PostgreSQL's own). Times come from a fake clock.
 struct BuildQueueTests {
-    let workspace: TestWorkspace
-    let store: CatalogStore
-    let queue: BuildQueue
-    let clock = FakeBuildClock()
+    /// A test's catalog and queue on one backend.
+    struct Fixture {
+        let workspace: TestWorkspace
+        let store: CatalogStore
+        let queue: BuildQueue
+        let clock = FakeBuildClock()
 
-    init() throws {
-        workspace = try TestWorkspace()
-        store = try workspace.store()
-        queue = BuildQueue(store: store, maxAttempts: 3)
-    }
+        init(_ backend: CatalogBackend) throws {
+            workspace = try TestWorkspace()
+            store = try workspace.store(backend: backend)
+            queue = BuildQueue(store: store, maxAttempts: 3)
+        }
 
-    /// Adds `count` bugs (queued by the schema's triggers).
-    func addBugs(_ count: Int) throws {
-        try store.write { tx in
-            for index in 0..<count { try tx.addBug(title: "Bug \(index)") }
+        /// Adds `count` bugs (queued by the schema's triggers).
+        func addBugs(_ count: Int) throws {
+            try store.write { tx in
+                for index in 0..<count { try tx.addBug(title: "Bug \(index)") }
+            }
+        }
+
+        func entry(_ record: RecordRef) throws -> BuildQueue.Entry? {
+            try queue.entries().first { $0.record == record }
         }
     }
 
-    func entry(_ record: RecordRef) throws -> BuildQueue.Entry? {
-        try queue.entries().first { $0.record == record }
-    }
-
-    @Test func aRecordIsQueuedInTheTransactionThatChangesItAndOnlyIfItCommits() throws {
+    @Test(arguments: CatalogBackend.all) func aRecordIsQueuedInTheTransactionThatChangesItAndOnlyIfItCommits(
+        backend: CatalogBackend
+    ) throws {
+        let f = try Fixture(backend)
+        let store = f.store
+        let queue = f.queue
+        try f.addBugs(2)
+        #expect(try queue.entries().map(\.record) == [.bug(1), .bug(2)])
+        #expect(try queue.entries().allSatisfy { $0.workerID == nil && $0.attempts == 0 })
+        // The triggers write `Timestamp`'s text on both backends (exports compare bytes).
+        for entry in try queue.entries() {
+            let date = try #require(Timestamp.date(from: entry.enqueuedAt), "\(entry.enqueuedAt)")
+            #expect(Timestamp.string(from: date) == entry.enqueuedAt)
+            #expect(abs(date.timeIntervalSinceNow) < 60)
+        }
+        // (Added after the others: a rolled-back insert uses up a PostgreSQL identity value.)
         struct Abort: Error {}
         #expect(throws: Abort.self) {
             try store.write { tx in
@@ -38,27 +57,35 @@ struct BuildQueueTests {
                 throw Abort()
             }
         }
-        #expect(try queue.entries() == [])
-        try addBugs(2)
         #expect(try queue.entries().map(\.record) == [.bug(1), .bug(2)])
-        #expect(try queue.entries().allSatisfy { $0.workerID == nil && $0.attempts == 0 })
     }
 
-    @Test func aClaimTakesFreeRowsOnlyLeasesThemAndCountsTheAttempt() throws {
-        try addBugs(3)
+    @Test(arguments: CatalogBackend.all) func aClaimTakesFreeRowsOnlyLeasesThemAndCountsTheAttempt(
+        backend: CatalogBackend
+    ) throws {
+        let f = try Fixture(backend)
+        let queue = f.queue
+        let clock = f.clock
+        try f.addBugs(3)
         let a = try queue.claim(worker: "a", limit: 2, lease: .seconds(10), now: clock.now())
         #expect(a.map(\.record) == [.bug(1), .bug(2)] && a.allSatisfy { $0.attempt == 1 })
         let b = try queue.claim(worker: "b", limit: 5, lease: .seconds(10), now: clock.now())
         #expect(b.map(\.record) == [.bug(3)])
         #expect(try queue.claim(worker: "c", limit: 5, lease: .seconds(10), now: clock.now()) == [])
-        let held = try #require(try entry(.bug(1)))
+        let held = try #require(try f.entry(.bug(1)))
         #expect(held.workerID == "a" && held.attempts == 1)
         #expect(held.leaseUntil == BuildQueue.millis(clock.now()) + 10_000)
         #expect(try queue.heldByOthers(worker: "a", now: clock.now()) == 1)
     }
 
-    @Test func anExpiredLeaseIsClaimedAgainAndTheOldHolderIsFencedOff() throws {
-        try addBugs(1)
+    @Test(arguments: CatalogBackend.all) func anExpiredLeaseIsClaimedAgainAndTheOldHolderIsFencedOff(
+        backend: CatalogBackend
+    ) throws {
+        let f = try Fixture(backend)
+        let store = f.store
+        let queue = f.queue
+        let clock = f.clock
+        try f.addBugs(1)
         _ = try queue.claim(worker: "a", limit: 1, lease: .seconds(2), now: clock.now())
         clock.advance(1.9)
         #expect(try queue.claim(worker: "b", limit: 1, lease: .seconds(2), now: clock.now()) == [])
@@ -73,13 +100,17 @@ struct BuildQueueTests {
             }
         }
         #expect(try store.read { try $0.bug(id: 1) }?.rating == .zero)
-        #expect(try entry(.bug(1))?.workerID == "b")
+        #expect(try f.entry(.bug(1))?.workerID == "b")
         try queue.finish(.bug(1), worker: "b", failure: nil, retryAt: clock.now())
         #expect(try queue.entries() == [])
     }
 
-    @Test func renewingKeepsTheLeaseAndOnlyTheHoldersRows() throws {
-        try addBugs(2)
+    @Test(arguments: CatalogBackend.all) func renewingKeepsTheLeaseAndOnlyTheHoldersRows(backend: CatalogBackend) throws
+    {
+        let f = try Fixture(backend)
+        let queue = f.queue
+        let clock = f.clock
+        try f.addBugs(2)
         _ = try queue.claim(worker: "a", limit: 1, lease: .seconds(3), now: clock.now())
         _ = try queue.claim(worker: "b", limit: 1, lease: .seconds(3), now: clock.now())
         clock.advance(2)
@@ -88,17 +119,23 @@ struct BuildQueueTests {
         // b's lease ran out and is taken; a's renewed one is not.
         let c = try queue.claim(worker: "c", limit: 5, lease: .seconds(3), now: clock.now())
         #expect(c.map(\.record) == [.bug(2)])
-        #expect(try entry(.bug(1))?.workerID == "a")
+        #expect(try f.entry(.bug(1))?.workerID == "a")
     }
 
-    @Test func aFailedAttemptGoesBackWithItsReasonWaitsAndStopsAtMaxAttempts() throws {
-        try addBugs(1)
+    @Test(arguments: CatalogBackend.all) func aFailedAttemptGoesBackWithItsReasonWaitsAndStopsAtMaxAttempts(
+        backend: CatalogBackend
+    ) throws {
+        let f = try Fixture(backend)
+        let store = f.store
+        let queue = f.queue
+        let clock = f.clock
+        try f.addBugs(1)
         for attempt in 1...3 {
             let claims = try queue.claim(worker: "a", limit: 1, lease: .seconds(5), now: clock.now())
             #expect(claims == [BuildQueue.Claim(record: .bug(1), attempt: attempt)])
             try queue.finish(
                 .bug(1), worker: "a", failure: "/x.png: missing", retryAt: clock.now().addingTimeInterval(1))
-            let failed = try #require(try entry(.bug(1)))
+            let failed = try #require(try f.entry(.bug(1)))
             #expect(failed.workerID == nil && failed.lastError == "/x.png: missing" && failed.attempts == attempt)
             #expect(try queue.claim(worker: "a", limit: 1, lease: .seconds(5), now: clock.now()) == [])
             clock.advance(1)
@@ -107,26 +144,39 @@ struct BuildQueueTests {
         clock.advance(100)
         #expect(try queue.claim(worker: "a", limit: 1, lease: .seconds(5), now: clock.now()) == [])
         try store.write { tx in _ = try tx.rate(bugID: 1, rating: 2) }
-        #expect(try entry(.bug(1))?.attempts == 0 && entry(.bug(1))?.lastError == nil)
+        #expect(try f.entry(.bug(1))?.attempts == 0 && f.entry(.bug(1))?.lastError == nil)
         #expect(try queue.claim(worker: "a", limit: 1, lease: .seconds(5), now: clock.now()).count == 1)
     }
 
-    @Test func aChangeToAHeldRecordFreesItsRowAndFencesItsWorker() throws {
-        try addBugs(1)
+    @Test(arguments: CatalogBackend.all) func aChangeToAHeldRecordFreesItsRowAndFencesItsWorker(backend: CatalogBackend)
+        throws
+    {
+        let f = try Fixture(backend)
+        let store = f.store
+        let queue = f.queue
+        let clock = f.clock
+        try f.addBugs(1)
         _ = try queue.claim(worker: "a", limit: 1, lease: .seconds(60), now: clock.now())
         try store.write { tx in _ = try tx.rate(bugID: 1, rating: 3) }
-        #expect(try entry(.bug(1))?.workerID == nil)
+        #expect(try f.entry(.bug(1))?.workerID == nil)
         #expect(throws: BuildQueue.LostClaim.self) {
             try queue.finish(.bug(1), worker: "a", failure: nil, retryAt: clock.now())
         }
         // A write that leaves the built fields alone does not disturb the holder.
         _ = try queue.claim(worker: "b", limit: 1, lease: .seconds(60), now: clock.now())
         try store.write { tx in _ = try tx.db.run("UPDATE bugs SET updated_at = updated_at") }
-        #expect(try entry(.bug(1))?.workerID == "b")
+        #expect(try f.entry(.bug(1))?.workerID == "b")
     }
 
-    @Test func bugsWaitWhileAWorkerHoldsTheAppEntryFoodsDoNot() throws {
-        try addBugs(2)
+    @Test(arguments: CatalogBackend.all) func bugsWaitWhileAWorkerHoldsTheAppEntryFoodsDoNot(backend: CatalogBackend)
+        throws
+    {
+        let f = try Fixture(backend)
+        let store = f.store
+        let queue = f.queue
+        let clock = f.clock
+        let workspace = f.workspace
+        try f.addBugs(2)
         try store.write { tx in _ = try tx.addFood(category: try tx.addCategory("C").name, name: "Soup", image: nil) }
         try workspace.addAssets(to: store)  // the rating icons queue the app and every bug
         let first = try queue.claim(worker: "a", limit: 1, lease: .seconds(10), now: clock.now())
@@ -138,16 +188,24 @@ struct BuildQueueTests {
         #expect(after.map(\.record) == [.bug(1), .bug(2)])
     }
 
-    @Test func releasingHandsRowsBackWithoutCountingTheAttempt() throws {
-        try addBugs(1)
+    @Test(arguments: CatalogBackend.all) func releasingHandsRowsBackWithoutCountingTheAttempt(backend: CatalogBackend)
+        throws
+    {
+        let f = try Fixture(backend)
+        let queue = f.queue
+        let clock = f.clock
+        try f.addBugs(1)
         _ = try queue.claim(worker: "a", limit: 1, lease: .seconds(10), now: clock.now())
         try queue.release([.bug(1)], worker: "a")
-        let row = try #require(try entry(.bug(1)))
+        let row = try #require(try f.entry(.bug(1)))
         #expect(row.workerID == nil && row.leaseUntil == nil && row.attempts == 0)
     }
 
-    @Test func deletingARecordRemovesItsRow() throws {
-        try addBugs(2)
+    @Test(arguments: CatalogBackend.all) func deletingARecordRemovesItsRow(backend: CatalogBackend) throws {
+        let f = try Fixture(backend)
+        let store = f.store
+        let queue = f.queue
+        try f.addBugs(2)
         try store.write { tx in try tx.db.run("DELETE FROM bugs WHERE id = 1") }
         #expect(try queue.entries().map(\.record) == [.bug(2)])
     }

@@ -6,7 +6,8 @@ import ThumbKitCatalogTestSupport
 @testable import ThumbKitCatalog
 
 /// Workers building real records through the queue, in this process, each on a connection of
-/// its own (as separate processes would be).
+/// its own (as separate processes would be), on each backend: on PostgreSQL the claims are
+/// `FOR UPDATE SKIP LOCKED` over separate connections.
 struct BuildWorkerTests {
     /// Small outputs only, so the builds are quick: one list recipe for bugs, one for foods.
     static let recipes: RecipeBook = {
@@ -17,8 +18,10 @@ struct BuildWorkerTests {
     }()
 
     /// A catalog at `name` with `bugs` bugs and a food, their own pictures, and rating icons.
-    static func catalog(_ workspace: TestWorkspace, _ name: String, bugs: Int) throws -> CatalogStore {
-        let store = try workspace.store(name)
+    static func catalog(
+        _ workspace: TestWorkspace, _ name: String, bugs: Int, backend: CatalogBackend
+    ) throws -> CatalogStore {
+        let store = try workspace.store(name, backend: backend)
         var pictures: [String] = []
         for index in 0...bugs {
             pictures.append(try workspace.image("img/\(index).png", width: 24, height: 24, seed: index))
@@ -65,16 +68,17 @@ struct BuildWorkerTests {
         }
     }
 
-    @Test func threeWorkersShareABuildNoRecordTwiceAndMakeWhatOneBuildMakes() throws {
+    @Test(arguments: CatalogBackend.all)
+    func threeWorkersShareABuildNoRecordTwiceAndMakeWhatOneBuildMakes(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
         let bugs = 30
         // What one plain build makes, in a catalog of its own.
-        let reference = try Self.catalog(workspace, "ref.sqlite", bugs: bugs)
+        let reference = try Self.catalog(workspace, "ref.sqlite", bugs: bugs, backend: backend)
         let single = CatalogBuilder(store: reference, outputDirectory: workspace.path("ref-out"), recipes: Self.recipes)
             .build()
         #expect(single.failed == 0 && single.made > 0)
 
-        let store = try Self.catalog(workspace, "c.sqlite", bugs: bugs)
+        let store = try Self.catalog(workspace, "c.sqlite", bugs: bugs, backend: backend)
         let out = workspace.path("out")
         let plan = try CatalogBuilder(store: store, outputDirectory: out, recipes: Self.recipes)
             .planQueue(BuildQueue(store: store), now: Date())
@@ -84,7 +88,7 @@ struct BuildWorkerTests {
         let events = Locked([BuildWorker.Event]())
         DispatchQueue.concurrentPerform(iterations: 3) { index in
             do {
-                let own = try CatalogStore(path: store.path)
+                let own = try CatalogStore(location: store.location)
                 let worker = BuildWorker(
                     builder: CatalogBuilder(store: own, outputDirectory: out, recipes: Self.recipes, jobs: 1),
                     queue: BuildQueue(store: own), id: "w\(index)", options: .init(lease: .seconds(30), batch: 2),
@@ -129,14 +133,15 @@ struct BuildWorkerTests {
         }
     }
 
-    @Test func aWorkerWhoseLeaseRanOutRecordsNothingAndTheRecordsAreBuiltOnceLater() throws {
+    @Test(arguments: CatalogBackend.all)
+    func aWorkerWhoseLeaseRanOutRecordsNothingAndTheRecordsAreBuiltOnceLater(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
-        let store = try Self.catalog(workspace, "c.sqlite", bugs: 2)
+        let store = try Self.catalog(workspace, "c.sqlite", bugs: 2, backend: backend)
         let out = workspace.path("out")
         let builder = CatalogBuilder(store: store, outputDirectory: out, recipes: Self.recipes, jobs: 1)
         let plan = try builder.planQueue(BuildQueue(store: store), now: Date())
         let clock = FakeBuildClock(Date())
-        let other = try CatalogStore(path: store.path)
+        let other = try CatalogStore(location: store.location)
         var events: [BuildWorker.Event] = []
         let stalled = BuildWorker(
             builder: builder, queue: BuildQueue(store: store), id: "stalled",
@@ -160,9 +165,10 @@ struct BuildWorkerTests {
         #expect(try consistencyProblems(store: store, outputDirectory: out) == [])
     }
 
-    @Test func aRecordWhoseSourceIsMissingGoesBackWithTheReasonAndIsNeverRecordedAsBuilt() throws {
+    @Test(arguments: CatalogBackend.all)
+    func aRecordWhoseSourceIsMissingGoesBackWithTheReasonAndIsNeverRecordedAsBuilt(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
-        let store = try Self.catalog(workspace, "c.sqlite", bugs: 2)
+        let store = try Self.catalog(workspace, "c.sqlite", bugs: 2, backend: backend)
         let missing = try #require(try store.read { try $0.bug(id: 2) }?.image?.path)
         try FileManager.default.removeItem(atPath: missing)
         let builder = CatalogBuilder(store: store, outputDirectory: workspace.path("out"), recipes: Self.recipes)

@@ -56,8 +56,14 @@ public struct BuildQueue: Sendable {
     /// Claims per record before it is left alone (until it changes or a `build` plans it).
     public let maxAttempts: Int
 
+    /// The queue of `store`'s catalog, with the statements of its database.
     public init(store: CatalogStore, maxAttempts: Int = 5) {
-        self.init(store: store, sql: BuildQueueSQL(dialect: .sqlite), maxAttempts: maxAttempts)
+        let dialect: BuildQueueSQL.Dialect
+        switch store.location {
+        case .sqlite: dialect = .sqlite
+        case .postgres: dialect = .postgres
+        }
+        self.init(store: store, sql: BuildQueueSQL(dialect: dialect), maxAttempts: maxAttempts)
     }
 
     package init(store: CatalogStore, sql: BuildQueueSQL, maxAttempts: Int) {
