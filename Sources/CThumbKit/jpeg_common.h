@@ -10,9 +10,6 @@
 
 #include <jpeglib.h>
 
-// A corrupt progressive file can hold thousands of tiny scans, each of which walks the whole
-// coefficient buffer; real encoders write about 10. libjpeg-turbo 2.1 has no limit of its own.
-#define TK_JPEG_MAX_SCANS 1000
 // Ceiling for libjpeg's large allocations (the whole-image coefficient buffer of a progressive
 // file). Above it libjpeg asks for a backing store, which this build lacks, and fails cleanly.
 #define TK_JPEG_MAX_MEMORY (2048L * 1024L * 1024L)

@@ -165,13 +165,6 @@ static void tk_jpeg_dest_term(j_compress_ptr cinfo) {
     d->size = d->capacity - d->pub.free_in_buffer;
 }
 
-int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                   int quality, int subsampling_444, int progressive, int optimize,
-                   uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
-    return tk_jpeg_encode_color(pixels, width, height, channels, 0, quality, subsampling_444,
-                                progressive, optimize, NULL, 0, out, out_size, err);
-}
-
 int tk_jpeg_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                          int cmyk, int quality, int subsampling_444, int progressive, int optimize,
                          const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,

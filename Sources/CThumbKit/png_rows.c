@@ -5,9 +5,9 @@
 // up libpng's low-level reader with the transforms png_image_finish_read chooses for
 // PNG_FORMAT_RGBA (libpng 1.6 pngread.c, png_image_read_direct, for 8-bit non-linear output)
 // and the same error, warning and chunk handling, then hand out rows one by one. The result is
-// byte-for-byte what tk_png_decode_rgba8 gives (a test checks every decodable PngSuite file).
+// byte-for-byte what tk_png_decode_rgba8_until gives (a test checks every decodable PngSuite file).
 // Interlaced files cannot be streamed (later passes fill in earlier rows): use
-// tk_png_decode_rgba8 for those.
+// tk_png_decode_rgba8_until for those.
 //
 // setjmp: each entry point sets the state's jump buffer before it calls libpng, so a libpng
 // error always lands in the function that is running, never in a returned frame.
@@ -130,7 +130,7 @@ tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_war
         tk_rows_free(r);
         return NULL;
     }
-    // Like tk_png_decode_rgba8: a warning in the header is reported (or fatal) straight away.
+    // Like tk_png_decode_rgba8_until: a warning in the header is reported (or fatal) straight away.
     if (r->warned) {
         tk_rows_copy(warn, r->warning);
         if (fail_on_warning) {

@@ -178,11 +178,6 @@ static int tk_png_decode_stream(FILE *file, const tk_png_source *source, uint8_t
                                 size_t dst_size, int fail_on_warning, char warn[TK_ERR_LEN],
                                 char err[TK_ERR_LEN]);
 
-int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
-                        int fail_on_warning, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
-    return tk_png_decode_rgba8_until(data, size, dst, dst_size, fail_on_warning, 0, warn, err);
-}
-
 int tk_png_decode_rgba8_until(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
                               int fail_on_warning, uint64_t deadline_ns, char warn[TK_ERR_LEN],
                               char err[TK_ERR_LEN]) {
@@ -369,12 +364,6 @@ static void tk_png_write_error_fn(png_structp png, png_const_charp msg) {
     tk_png_writer *w = (tk_png_writer *)png_get_error_ptr(png);
     tk_copy_message(w->err, msg);
     longjmp(w->jump, 1);
-}
-
-int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                  int compression_level, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
-    return tk_png_encode_color(pixels, width, height, channels, compression_level, NULL, NULL, 0, out,
-                               out_size, err);
 }
 
 int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,

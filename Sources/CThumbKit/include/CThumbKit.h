@@ -33,21 +33,12 @@ int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, cha
 /// Decodes a whole PNG to 8-bit sRGB RGBA with straight alpha, exactly as libpng's simplified
 /// API does (`png_image_finish_read` with PNG_FORMAT_RGBA, which applies gAMA). `dst` holds
 /// width*height*4 bytes, rows top-down. `warn` receives the first libpng warning (empty if none);
-/// `fail_on_warning` turns a warning into a failure.
-int tk_png_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
-                        int fail_on_warning, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
-
-/// `tk_png_decode_rgba8` with a deadline: `deadline_ns` is a CLOCK_MONOTONIC time in
+/// `fail_on_warning` turns a warning into a failure. `deadline_ns` is a CLOCK_MONOTONIC time in
 /// nanoseconds (0: none), checked each time libpng asks for more input (every 8 KB or so of
 /// compressed data). Past it the decode fails with "time limit exceeded".
 int tk_png_decode_rgba8_until(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
                               int fail_on_warning, uint64_t deadline_ns, char warn[TK_ERR_LEN],
                               char err[TK_ERR_LEN]);
-
-/// Encodes RGBA8 (straight alpha) or RGB8 pixels to PNG in memory. `channels` is 3 or 4;
-/// `compression_level` 0...9. On success *out is a malloc'd buffer the caller frees with tk_free.
-int tk_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                  int compression_level, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
 
 // MARK: - PNG colour (colour management; see Sources/ThumbKit/Color)
 
@@ -71,8 +62,10 @@ typedef struct {
 int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8_t **icc,
                       size_t *icc_size, char err[TK_ERR_LEN]);
 
-/// tk_png_encode plus colour chunks: an sRGB chunk when color->has_srgb, gAMA and cHRM when
-/// set, and an iCCP chunk when `icc` is not NULL. `color` may be NULL (no colour chunks).
+/// Encodes RGBA8 (straight alpha) or RGB8 pixels to PNG in memory. `channels` is 3 or 4;
+/// `compression_level` 0...9. Colour chunks: an sRGB chunk when color->has_srgb, gAMA and cHRM
+/// when set, and an iCCP chunk when `icc` is not NULL. `color` may be NULL (no colour chunks).
+/// On success *out is a malloc'd buffer the caller frees with tk_free.
 int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                         int compression_level, const tk_png_color *color, const uint8_t *icc,
                         size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
@@ -103,7 +96,7 @@ int tk_png_read_text(const uint8_t *data, size_t size, tk_png_text **out, size_t
 /// A non-interlaced PNG being decoded one row at a time.
 typedef struct tk_png_rows tk_png_rows;
 
-/// Reads the header and sets up exactly the transforms tk_png_decode_rgba8 gets from the
+/// Reads the header and sets up exactly the transforms tk_png_decode_rgba8_until gets from the
 /// simplified API, so the rows are the same RGBA8 bytes. Returns NULL with `err` on failure
 /// (interlaced files included: decode those whole). `warn` receives a header warning, which is
 /// fatal with `fail_on_warning`. Every non-NULL result must be passed to tk_png_rows_finish.
@@ -132,6 +125,12 @@ typedef struct {
     int adobe_transform;   // its transform flag (0 none/CMYK, 1 YCbCr, 2 YCCK)
 } tk_jpeg_header;
 
+/// The most scans a progressive JPEG may have: the decoders fail past it ("progressive JPEG has
+/// more than 1000 scans"). A corrupt file can hold thousands of tiny scans, each of which walks the
+/// whole coefficient buffer; real encoders write about 10, and libjpeg-turbo 2.1 has no limit of
+/// its own. The one definition: the Swift progressive DC path reads it from here.
+#define TK_JPEG_MAX_SCANS 1000
+
 /// Reads the JPEG header (markers up to the first SOS) from memory.
 int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, char err[TK_ERR_LEN]);
 
@@ -141,8 +140,8 @@ int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, c
 /// CMYK and YCCK files come out as 4-byte CMYK exactly as stored (Adobe files inverted), and
 /// the caller converts. `block_smoothing` 0 disables libjpeg's progressive block smoothing.
 /// The number of libjpeg warnings goes to *warnings and the first one's text to `warn`;
-/// `fail_on_warning` makes the first warning fatal. Guards: more than 1000 scans fail
-/// ("progressive JPEG has more than 1000 scans"), and libjpeg may use at most 2 GiB.
+/// `fail_on_warning` makes the first warning fatal. Guards: more than TK_JPEG_MAX_SCANS
+/// scans fail, and libjpeg may use at most 2 GiB.
 int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
                    int fail_on_warning, uint8_t *dst, size_t dst_size,
                    uint32_t *out_width, uint32_t *out_height, int *warnings,
@@ -158,15 +157,11 @@ int tk_jpeg_decode_until(const uint8_t *data, size_t size, int scale_num, int bl
 
 /// Encodes packed pixels (RGBA8 with the alpha byte ignored when `channels` is 4, RGB8 when 3,
 /// gray when 1) to a baseline or progressive JPEG in memory. `subsampling_444` 1 keeps full
-/// chroma, 0 uses 4:2:0. `optimize` 1 builds optimal Huffman tables. No metadata is written.
-/// On success *out is a malloc'd buffer the caller frees with tk_free.
-int tk_jpeg_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                   int quality, int subsampling_444, int progressive, int optimize,
-                   uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
-
-/// tk_jpeg_encode with colour: `cmyk` 1 takes 4-byte CMYK pixels (stored as given, with an
-/// Adobe APP14 marker, so pass Adobe's inverted values) instead of RGBX; `icc` (when not NULL)
-/// is embedded as APP2 ICC_PROFILE markers, split as the ICC specification says.
+/// chroma, 0 uses 4:2:0. `optimize` 1 builds optimal Huffman tables. `cmyk` 1 takes 4-byte CMYK
+/// pixels (stored as given, with an Adobe APP14 marker, so pass Adobe's inverted values) instead
+/// of RGBX; `icc` (when not NULL) is embedded as APP2 ICC_PROFILE markers, split as the ICC
+/// specification says. No other metadata is written. On success *out is a malloc'd buffer the
+/// caller frees with tk_free.
 int tk_jpeg_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                          int cmyk, int quality, int subsampling_444, int progressive, int optimize,
                          const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,

@@ -39,7 +39,7 @@ extension ImageDecoders.JPEG {
         _ data: [UInt8], deadline: Deadline = .never, maxBytes: Int = .max
     ) -> (pixels: [UInt8], route: ProgressiveRoute)? {
         guard let layout = JPEGScanLayout(data), layout.frame.marker == 0xC2 else { return nil }
-        // libjpeg gives up after 1000 scans (jpeg_shim.c); let it say so.
+        // libjpeg gives up after maxScans scans (jpeg_shim.c); let it say so.
         guard layout.parts.lazy.filter({ if case .scan = $0 { true } else { false } }).count <= maxScans else {
             return nil
         }
@@ -114,8 +114,8 @@ extension ImageDecoders.JPEG {
         }
     }
 
-    /// The scan cap of jpeg_shim.c (TK_JPEG_MAX_SCANS).
-    static let maxScans = 1000
+    /// The scan cap of the C decoders, TK_JPEG_MAX_SCANS in CThumbKit.h (defined only there).
+    static let maxScans = Int(TK_JPEG_MAX_SCANS)
 
     /// The file's colour space as libjpeg reads it (J_COLOR_SPACE), or 0 when unreadable.
     static func colorSpace(of data: [UInt8]) -> Int32 {
