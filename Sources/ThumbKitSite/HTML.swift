@@ -2,34 +2,16 @@ import ThumbKit
 import ThumbKitCatalog
 /// Small HTML building blocks for the static site. Pages are HTML5 written in the XML-compatible
 /// ("polyglot") form: every element closed, every attribute quoted, only the five XML entities,
-/// so an XML parser can read them back (the tests do).
+/// so an XML parser can read them back (the tests do). Text is escaped by `HTMLText.escape`
+/// (ThumbKitCatalog), the escaper the bench report uses too.
 enum HTML {
-    /// `text` with `& < > " '` escaped, safe in element content and in quoted attributes.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            // Control characters are not allowed in HTML (nor in XML 1.0): show a replacement.
-            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{7F}": out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// A whole page. `root` is the relative path from the page's folder to the site root (`""`
     /// or `"../"`); `trail` is the breadcrumb (label, link relative to the page; nil for the
     /// page itself).
     static func page(title: String, root: String, trail: [(label: String, href: String?)], body: String) -> String {
         let crumbs = trail.map { item in
-            item.href.map { "<a href=\"\(escape($0))\">\(escape(item.label))</a>" }
-                ?? "<span>\(escape(item.label))</span>"
+            item.href.map { "<a href=\"\(HTMLText.escape($0))\">\(HTMLText.escape(item.label))</a>" }
+                ?? "<span>\(HTMLText.escape(item.label))</span>"
         }.joined(separator: " <span class=\"sep\">/</span> ")
         return """
             <!DOCTYPE html>
@@ -37,14 +19,14 @@ enum HTML {
             <head>
             <meta charset="utf-8" />
             <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>\(escape(title))</title>
+            <title>\(HTMLText.escape(title))</title>
             <link rel="stylesheet" href="\(root)style.css" />
             <script src="\(root)\(SiteText.scriptPath)" defer="defer"></script>
             </head>
             <body>
             <nav class="trail">\(crumbs)</nav>
             <main>
-            <h1>\(escape(title))</h1>
+            <h1>\(HTMLText.escape(title))</h1>
             \(body)
             </main>
             <footer>Made by thumbkit from the catalog.</footer>
@@ -62,17 +44,17 @@ enum HTML {
             return
                 "<span class=\"\(className) missing\" style=\"width: \(fallback.0)px; height: \(fallback.1)px\"></span>"
         }
-        let srcset = image.files.map { "\(root)\(escape($0.path)) \($0.scale)x" }.joined(separator: ", ")
-        return "<img class=\"\(className)\" src=\"\(root)\(escape(image.files[0].path))\" srcset=\"\(srcset)\""
-            + " width=\"\(image.width)\" height=\"\(image.height)\" alt=\"\(escape(alt))\" />"
+        let srcset = image.files.map { "\(root)\(HTMLText.escape($0.path)) \($0.scale)x" }.joined(separator: ", ")
+        return "<img class=\"\(className)\" src=\"\(root)\(HTMLText.escape(image.files[0].path))\" srcset=\"\(srcset)\""
+            + " width=\"\(image.width)\" height=\"\(image.height)\" alt=\"\(HTMLText.escape(alt))\" />"
     }
 
     /// A table of a record's outputs.
     static func outputTable(_ rows: [OutputRecord]) -> String {
         guard !rows.isEmpty else { return "<p class=\"note\">No outputs yet: run <code>thumbkit build</code>.</p>" }
         let lines = rows.map { row in
-            "<tr><td>\(escape(row.kind.rawValue))</td><td>@\(row.scale)x</td><td>\(row.width)×\(row.height)</td>"
-                + "<td>\(row.format.rawValue)</td><td class=\"num\">\(SiteText.bytes(row.bytes))</td><td><code>\(escape(row.path))</code></td></tr>"
+            "<tr><td>\(HTMLText.escape(row.kind.rawValue))</td><td>@\(row.scale)x</td><td>\(row.width)×\(row.height)</td>"
+                + "<td>\(row.format.rawValue)</td><td class=\"num\">\(SiteText.bytes(row.bytes))</td><td><code>\(HTMLText.escape(row.path))</code></td></tr>"
         }
         return """
             <table class="outputs">

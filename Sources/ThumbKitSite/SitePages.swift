@@ -94,10 +94,10 @@ struct SitePages {
             let stars =
                 strip.map {
                     HTML.image($0, alt: ratingText(bug.rating), root: "../", className: "stars", fallback: (0, 0))
-                } ?? "<span class=\"meta\">\(HTML.escape(ratingText(bug.rating)))</span>"
+                } ?? "<span class=\"meta\">\(HTMLText.escape(ratingText(bug.rating)))</span>"
             return "<li><a href=\"\(bug.id).html\">"
                 + HTML.image(thumb, alt: "", root: "../", className: "thumb", fallback: (44, 44))
-                + "<span class=\"title\">\(HTML.escape(bug.title))</span>\(stars)</a></li>"
+                + "<span class=\"title\">\(HTMLText.escape(bug.title))</span>\(stars)</a></li>"
         }
         let body =
             rows.isEmpty
@@ -116,7 +116,7 @@ struct SitePages {
         let body = """
             \(HTML.image(detail, alt: bug.title, root: "../", className: "detail", fallback: (320, 320)))
             <dl class="facts">
-            <dt>Rating</dt><dd>\(stars)<span>\(HTML.escape(ratingText(bug.rating)))</span></dd>
+            <dt>Rating</dt><dd>\(stars)<span>\(HTMLText.escape(ratingText(bug.rating)))</span></dd>
             <dt>Updated</dt><dd>\(SiteText.time(bug.updatedAt))</dd>
             </dl>
             <h2>Outputs</h2>
@@ -136,7 +136,7 @@ struct SitePages {
             pictures.append(thumb)
             return "<li><a href=\"category-\(category.id).html\">"
                 + HTML.image(thumb, alt: "", root: "../", className: "thumb", fallback: (60, 60))
-                + "<span class=\"title\">\(HTML.escape(category.name))</span>"
+                + "<span class=\"title\">\(HTMLText.escape(category.name))</span>"
                 + "<span class=\"meta\">\(foods.count) \(foods.count == 1 ? "dish" : "dishes")</span></a></li>"
         }
         let body =
@@ -154,7 +154,7 @@ struct SitePages {
             pictures.append(thumb)
             return "<li><a href=\"\(food.id).html\">"
                 + HTML.image(thumb, alt: "", root: "../", className: "thumb", fallback: (60, 60))
-                + "<span class=\"title\">\(HTML.escape(food.name))</span></a></li>"
+                + "<span class=\"title\">\(HTMLText.escape(food.name))</span></a></li>"
         }
         let body =
             rows.isEmpty
@@ -170,7 +170,7 @@ struct SitePages {
         let body = """
             \(HTML.image(detail, alt: food.name, root: "../", className: "detail", fallback: (320, 480)))
             <dl class="facts">
-            <dt>Category</dt><dd><a href="category-\(food.categoryID).html">\(HTML.escape(food.category))</a></dd>
+            <dt>Category</dt><dd><a href="category-\(food.categoryID).html">\(HTMLText.escape(food.category))</a></dd>
             <dt>Updated</dt><dd>\(SiteText.time(food.updatedAt))</dd>
             </dl>
             <h2>Outputs</h2>

@@ -26,7 +26,7 @@ enum SiteText {
 
     /// `<time datetime="…">1 Dec 2026, 19:08 UTC</time>`.
     static func time(_ date: Date) -> String {
-        "<time datetime=\"\(HTML.escape(Timestamp.string(from: date)))\">\(HTML.escape(readableDate(date)))</time>"
+        "<time datetime=\"\(HTMLText.escape(Timestamp.string(from: date)))\">\(HTMLText.escape(readableDate(date)))</time>"
     }
 
     /// `850 bytes`, `12.3 KB`, `4.1 MB`: decimal units (1 KB = 1000 bytes), as Finder shows them.

@@ -182,6 +182,13 @@ struct BenchRenderingTests {
     }
 
     @Test func escapingCoversEveryMarkupCharacter() {
-        #expect(BenchHTMLRenderer.escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;")
+        #expect(HTMLText.escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;")
+    }
+
+    @Test func chartTextIsEscapedByTheSharedRuleControlCharactersIncluded() {
+        let svg = BenchHTMLRenderer.chart(title: "t\u{1}<", bars: [("a&\u{7F}b", .ours, 1)], digits: 1)
+        #expect(svg.contains(">a&amp;\u{FFFD}b</text>"))
+        #expect(svg.contains("<figcaption>t\u{FFFD}&lt;</figcaption>"))
+        #expect(!svg.unicodeScalars.contains("\u{1}") && !svg.unicodeScalars.contains("\u{7F}"))
     }
 }

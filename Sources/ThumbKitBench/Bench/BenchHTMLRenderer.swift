@@ -5,7 +5,8 @@ import ThumbKitQuality
 
 /// The `--html` page: one section per job and set with its table and two bar charts
 /// (throughput in images/s, and mean SSIM) drawn as inline SVG. No JavaScript and no outside
-/// files; the markup is also well-formed XML, so it can be checked with any XML parser.
+/// files; the markup is also well-formed XML, so it can be checked with any XML parser. Text is
+/// escaped by `HTMLText.escape` (ThumbKitCatalog), the escaper the static site uses too.
 public enum BenchHTMLRenderer {
     /// The whole page.
     public static func render(_ report: BenchReport) -> String {
@@ -16,7 +17,7 @@ public enum BenchHTMLRenderer {
             <head>
             <meta charset="utf-8"/>
             <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>thumbkit bench \(escape(env.gitCommit.prefix(12)))</title>
+            <title>thumbkit bench \(HTMLText.escape(env.gitCommit.prefix(12)))</title>
             <style>
             body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 60em; padding: 0 1em; color: #222; }
             table { border-collapse: collapse; margin: 0.5em 0 1em; }
@@ -27,8 +28,8 @@ public enum BenchHTMLRenderer {
             </head>
             <body>
             <h1>thumbkit bench</h1>
-            <p>thumbkit \(escape(env.thumbkitVersion)), commit \(escape(env.gitCommit)), \
-            \(escape(env.cpuModel)), \(env.cores) cores, \(escape(env.os)).
+            <p>thumbkit \(HTMLText.escape(env.thumbkitVersion)), commit \(HTMLText.escape(env.gitCommit)), \
+            \(HTMLText.escape(env.cpuModel)), \(env.cores) cores, \(HTMLText.escape(env.os)).
             \(report.settings.runs) timed runs per tool after \(report.settings.warmupRuns) warm-up,
             -j \(report.settings.parallelJobs).</p>
 
@@ -36,7 +37,7 @@ public enum BenchHTMLRenderer {
         for job in report.jobs { html += section(job) }
         html += "<h2>Tools</h2>\n<ul>\n"
         for peer in env.tools {
-            html += "<li><b>\(escape(peer.tool.rawValue))</b>: \(escape(peer.version))</li>\n"
+            html += "<li><b>\(HTMLText.escape(peer.tool.rawValue))</b>: \(HTMLText.escape(peer.version))</li>\n"
         }
         html += "</ul>\n</body>\n</html>\n"
         return html
@@ -46,19 +47,21 @@ public enum BenchHTMLRenderer {
     /// quality columns or chart: nothing to score it against).
     static func section(_ job: BenchReport.Job) -> String {
         let scored = job.kind == .resize
-        var html = "<section>\n<h2>\(escape(job.name)) · \(escape(job.set)) \(scored ? "set" : "catalog")</h2>\n"
+        var html =
+            "<section>\n<h2>\(HTMLText.escape(job.name)) · \(HTMLText.escape(job.set)) "
+            + "\(scored ? "set" : "catalog")</h2>\n"
         let megapixels = BenchTextRenderer.fixed(job.megapixels, 1)
         html +=
             scored
-            ? "<p>\(escape(job.summary)); \(job.images) images, \(megapixels) MP.</p>\n"
-            : "<p>\(escape(job.summary)); \(job.images) images written from \(job.sources) source pictures, "
+            ? "<p>\(HTMLText.escape(job.summary)); \(job.images) images, \(megapixels) MP.</p>\n"
+            : "<p>\(HTMLText.escape(job.summary)); \(job.images) images written from \(job.sources) source pictures, "
                 + "\(megapixels) MP decoded per run (a full build from a fresh copy of the catalog; "
                 + "images/s counts images written, MP/s source megapixels decoded). Not scored for quality.</p>\n"
         html += "<table>\n<thead><tr>"
         let scoreHeaders = ["SSIM mean", "SSIM worst", "PSNR mean", "thumbkit ÷"]
         for header in ["tool", "images/s", "MP/s", "median wall s", "CPU s", "peak RSS"] + (scored ? scoreHeaders : [])
         {
-            html += "<th>\(escape(header))</th>"
+            html += "<th>\(HTMLText.escape(header))</th>"
         }
         html += "</tr></thead>\n<tbody>\n"
         for tool in job.tools {
@@ -75,7 +78,9 @@ public enum BenchHTMLRenderer {
                     tool.speedRatio.map { BenchTextRenderer.fixed($0, 2) } ?? "—",
                 ]
             }
-            html += "<tr><td>\(escape(tool.tool))</td>" + cells.map { "<td>\(escape($0))</td>" }.joined() + "</tr>\n"
+            html +=
+                "<tr><td>\(HTMLText.escape(tool.tool))</td>"
+                + cells.map { "<td>\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"
         }
         html += "</tbody>\n</table>\n"
         let speed = job.tools.map { ($0.tool, $0.role, $0.imagesPerSecond) }
@@ -116,39 +121,23 @@ public enum BenchHTMLRenderer {
         let largest = bars.map(\.value).filter(\.isFinite).max() ?? 0
         var svg =
             "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
-        svg += "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">\n"
-        svg += "<title>\(escape(title))</title>\n"
+        svg += "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\">\n"
+        svg += "<title>\(HTMLText.escape(title))</title>\n"
         for (index, bar) in bars.enumerated() {
             let y = 10 + rowHeight * Double(index)
             let value = bar.value.isFinite ? max(baseline, bar.value) : baseline
             let length = largest > baseline ? barSpace * (value - baseline) / (largest - baseline) : 0
-            svg += "<text x=\"0\" y=\"\(format(y + 14))\">\(escape(bar.label))</text>"
+            svg += "<text x=\"0\" y=\"\(format(y + 14))\">\(HTMLText.escape(bar.label))</text>"
             svg += "<rect class=\"\(bar.role.rawValue)\" fill=\"\(color(bar.role))\" "
             svg += "x=\"\(format(labelWidth))\" y=\"\(format(y + 2))\" "
             svg += "width=\"\(format(length))\" height=\"\(format(rowHeight - 6))\"/>"
             svg += "<text x=\"\(format(labelWidth + length + 6))\" y=\"\(format(y + 14))\">"
-            svg += "\(escape(BenchTextRenderer.finite(bar.value, digits)))</text>\n"
+            svg += "\(HTMLText.escape(BenchTextRenderer.finite(bar.value, digits)))</text>\n"
         }
         let caption = baseline > 0 ? "\(title); bars start at \(BenchTextRenderer.fixed(baseline, 2))" : title
-        svg += "</svg>\n<figcaption>\(escape(caption))</figcaption>\n</figure>\n"
+        svg += "</svg>\n<figcaption>\(HTMLText.escape(caption))</figcaption>\n</figure>\n"
         return svg
     }
 
     private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    /// Text made safe for HTML element content and attribute values.
-    static func escape<S: StringProtocol>(_ text: S) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }
