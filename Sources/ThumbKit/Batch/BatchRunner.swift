@@ -24,6 +24,9 @@ public struct BatchRunner: Sendable {
     /// When set, every output's bytes go here instead of to a file (`-o -`: the standard output),
     /// and the report names the output `-`.
     public var outputSink: (@Sendable ([UInt8]) throws(EncodeError) -> Void)?
+    /// How much of each output write reaches the disk: ``NoWriteFaults`` (all of it) unless a
+    /// test, or the CLI's hidden `thumb --_disk-full-after`, simulates a full disk.
+    package var writeFaults: any FileWriteFaults = NoWriteFaults()
 
     public init(
         request: ThumbnailRequest, encoding: EncodeOptions, template: OutputTemplate, jobs: Int,
@@ -146,7 +149,7 @@ public struct BatchRunner: Sendable {
             var written: [String] = []
             do {
                 for (output, bytes) in encoded {
-                    try FileIO.writeAtomically(bytes, to: output.path, durable: durable)
+                    try FileIO.writeAtomically(bytes, to: output.path, durable: durable, faults: writeFaults)
                     written.append(output.path)
                 }
             } catch {
