@@ -54,18 +54,12 @@ public struct DesktopBatch: Sendable {
             return stat(path, &st) == 0 ? Int(st.st_size) : 0
         }
         let order = files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
-        let next = Atomic<Int>(0)
         let results = Locked<[Item?]>(Array(repeating: nil, count: files.count))
         let thumbnailer = self.thumbnailer
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, files.count))) { _ in
-            while true {
-                let slot = next.add(1, ordering: .relaxed).oldValue
-                guard slot < order.count else { return }
-                let index = order[slot]
-                let item = Self.item(files[index], thumbnailer.process(files[index]))
-                results.withLock { $0[index] = item }
-                onItem?(item)
-            }
+        WorkQueue.forEach(files.count, workers: jobs, order: order) { index in
+            let item = Self.item(files[index], thumbnailer.process(files[index]))
+            results.withLock { $0[index] = item }
+            onItem?(item)
         }
         let items = results.withLock { $0.compactMap { $0 } }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

@@ -5,6 +5,7 @@ import ThumbKit
 /// The Debian codec tools the modern-format tests use to make and check files (`cwebp`,
 /// `img2webp`, `dwebp`, `webpinfo` from `webp`; `heif-enc`, `heif-info` from `libheif-examples`;
 /// `avifenc`, `avifdec` from `libavif-bin`). Test files are generated at test time, never committed.
+/// A test that runs them carries `.needs(…)` and calls ``ToolRequirement/require(_:sourceLocation:)``.
 public enum CodecTools {
     /// What one tool run gave.
     public struct Result: Sendable {
@@ -12,34 +13,11 @@ public enum CodecTools {
         public var output: String
     }
 
-    /// The tool's absolute path on PATH (or /usr/bin), nil when it is not installed.
-    public static func find(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") + ["/usr/bin"] {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
-    /// True when every tool is installed. Otherwise prints a visible "NOTICE: … skipping" line
-    /// and returns false, or, under `CI=true`, also records a failure: CI never passes by skipping.
-    public static func require(_ names: [String], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        let missing = names.filter { find($0) == nil }
-        if missing.isEmpty { return true }
-        let message = "codec tools not installed (\(missing.joined(separator: ", "))); skipping"
-        print("NOTICE: \(message)")
-        if ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" {
-            Issue.record("CI=true but \(message)", sourceLocation: sourceLocation)
-        }
-        return false
-    }
-
     /// Runs `name arguments…` to completion; stdout and stderr together in `output`.
     @discardableResult
     public static func run(_ name: String, _ arguments: [String]) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: find(name) ?? name)
+        process.executableURL = URL(fileURLWithPath: ToolRequirement.find(name) ?? name)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe

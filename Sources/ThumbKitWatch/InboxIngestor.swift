@@ -41,16 +41,14 @@ public struct InboxIngestor: Sendable {
     /// Where processed sources go (`--move-done`), keeping their inbox-relative path; nil leaves
     /// them in place.
     public let moveDoneTo: String?
-    let crashPoint: _WatchCrashPoint?
+    /// Told when each file reaches a phase (``WatchCrashPoints``); nothing by default.
+    package var crashPoints: any WatchCrashPoints = NoWatchCrashPoints()
     let rejected: RejectedFolder
 
     /// An ingestor for the inbox at `inbox`.
-    ///
-    /// - Parameters:
-    ///   - crashPoint: the test hook (``_WatchCrashPoint``); nil in normal use.
     public init(
         inbox: String, store: CatalogStore, outputDirectory: String, recipes: RecipeBook = .defaults,
-        limits: ImageLimits = ImageLimits(), moveDoneTo: String? = nil, crashPoint: _WatchCrashPoint? = nil
+        limits: ImageLimits = ImageLimits(), moveDoneTo: String? = nil
     ) {
         let trimmed = inbox.count > 1 && inbox.hasSuffix("/") ? String(inbox.dropLast()) : inbox
         self.inbox = trimmed
@@ -62,7 +60,6 @@ public struct InboxIngestor: Sendable {
         self.moveDoneTo = moveDoneTo.map {
             PathResolution.resolve($0, against: FileManager.default.currentDirectoryPath)
         }
-        self.crashPoint = crashPoint
         self.rejected = RejectedFolder(inbox: absoluteInbox)
     }
 
@@ -185,7 +182,7 @@ public struct InboxIngestor: Sendable {
         } catch {
             return events + [IngestEvent(.failed, path: shown(relativePath), reason: "catalog: \(error)")]
         }
-        crashPoint?.reach("committed")
+        crashPoints.reached(.committed)
 
         // 5. Move the source where the record says it is.
         if imagePath != source {
@@ -195,7 +192,7 @@ public struct InboxIngestor: Sendable {
                 let undone = undo(change.record, change.undo, source: source, sha: sha, reason: error.description)
                 return events + [IngestEvent(.failed, path: shown(relativePath), reason: error.description)] + undone
             }
-            crashPoint?.reach("moved")
+            crashPoints.reached(.moved)
         }
 
         // 6 and 7. Outputs, then done.
@@ -209,7 +206,7 @@ public struct InboxIngestor: Sendable {
         _ relativePath: String, record: RecordRef, undo undoData: IngestUndo, source: String, image: String, sha: String
     ) -> [IngestEvent] {
         let report = builder.build(only: [record])
-        crashPoint?.reach("built")
+        crashPoints.reached(.built)
         if report.failed > 0 {
             let reason = "cannot make its outputs: " + (report.failures.first ?? "the build failed")
             let undone = undo(record, undoData, source: source, sha: sha, reason: reason)

@@ -1,13 +1,25 @@
 import Foundation
 import Testing
 import ThumbKitCatalogTestSupport
+import ThumbKitTestSupport
 
 @testable import ThumbKitBench
 @testable import ThumbKitCatalog
 
 /// The peak resident set is the command's own, not the bench's: a child spawned by a process
 /// that holds a lot of memory used to report that process's high-water mark (vfork + exec).
+///
+/// GNU time (TEST_PACKAGES) is the meter: without it these tests show as skipped, and fail
+/// under CI=true.
 struct ProcessTimerPeakTests {
+    static let gnuTime = ToolRequirement.program("/usr/bin/time", package: "time")
+
+    /// GNU time is there and works as the meter (a recorded failure under CI=true otherwise).
+    private static func requireMeter(_ more: [ToolRequirement] = []) throws -> Bool {
+        guard ToolRequirement.require([gnuTime] + more) else { return false }
+        try #require(ProcessTimer.peakMeter != nil, "/usr/bin/time is installed but does not run as the meter")
+        return true
+    }
     /// Touches `mebibytes` MiB in this process, so its high-water mark is at least that.
     private func holdMemory(_ mebibytes: Int) -> [UInt8] {
         var block = [UInt8](repeating: 0, count: mebibytes << 20)
@@ -15,8 +27,8 @@ struct ProcessTimerPeakTests {
         return block
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")))
-    func aSmallCommandSpawnedByALargeProcessReportsItsOwnSmallPeak() throws {
+    @Test(.needs(gnuTime)) func aSmallCommandSpawnedByALargeProcessReportsItsOwnSmallPeak() throws {
+        guard try Self.requireMeter() else { return }
         let held = holdMemory(200)
         let measurement = try ProcessTimer.run(["/bin/sh", "-c", ":"])
         #expect(held.count == 200 << 20)
@@ -25,8 +37,8 @@ struct ProcessTimerPeakTests {
         #expect(measurement.peakRSSBytes < 32 << 20, "got \(measurement.peakRSSBytes) bytes")
     }
 
-    @Test(.enabled(if: ProcessTimer.peakMeter != nil && ProcessTimer.which("python3") != nil))
-    func aCommandThatUsesMemoryReportsThatPeak() throws {
+    @Test(.needs(gnuTime, .program("python3"))) func aCommandThatUsesMemoryReportsThatPeak() throws {
+        guard try Self.requireMeter([.program("python3")]) else { return }
         let measurement = try ProcessTimer.run([
             "python3", "-c", "b = bytearray(120 << 20); b[::4096] = b'x' * len(b[::4096])",
         ])
@@ -35,16 +47,16 @@ struct ProcessTimerPeakTests {
         #expect(measurement.peakRSSBytes < 300 << 20, "got \(measurement.peakRSSBytes) bytes")
     }
 
-    @Test(.enabled(if: ProcessTimer.peakMeter != nil))
-    func inAFolderTheShellThatChangesFolderDoesNotInflateThePeak() throws {
+    @Test(.needs(gnuTime)) func inAFolderTheShellThatChangesFolderDoesNotInflateThePeak() throws {
+        guard try Self.requireMeter() else { return }
         let held = holdMemory(200)
         let measurement = try ProcessTimer.run(["true"], workingDirectory: "/")
         #expect(held.count == 200 << 20)
         #expect(measurement.peakRSSBytes > 0 && measurement.peakRSSBytes < 32 << 20)
     }
 
-    @Test(.enabled(if: ProcessTimer.peakMeter != nil))
-    func exitStatusAndSignalsStillComeThroughTheMeter() throws {
+    @Test(.needs(gnuTime)) func exitStatusAndSignalsStillComeThroughTheMeter() throws {
+        guard try Self.requireMeter() else { return }
         #expect(try ProcessTimer.run(["/bin/sh", "-c", "exit 3"]).exitStatus == 3)
         #expect(try ProcessTimer.run(["/bin/sh", "-c", "kill -9 $$"]).exitStatus == 137)
         #expect(throws: ProcessTimer.LaunchError.self) { try ProcessTimer.run(["thumbkit-no-such-tool"]) }

@@ -19,13 +19,14 @@ struct BenchCommandTests {
     private static func settings(
         corpus: String = "bench-corpus", jobs: [BenchJob] = BenchJob.enabled, runs: Int = 5, parallel: Int? = nil,
         peers: Bool = false, limit: Bool = false, linear: Bool = false, json: String? = nil, html: String? = nil,
-        catalog: String = "thumbkit.sqlite", note: String = "", save: Bool = true
+        catalog: String = "thumbkit.sqlite", note: String = "", save: Bool = true, pillowScript: String? = nil
     ) -> BenchCommand.Action {
         .run(
             BenchRunCommand.Settings(
                 corpus: corpus, jobs: jobs, runs: runs,
                 parallel: parallel ?? ProcessInfo.processInfo.activeProcessorCount, peers: peers, limit: limit,
-                linear: linear, jsonPath: json, htmlPath: html, catalogPath: catalog, note: note, saveHistory: save))
+                linear: linear, jsonPath: json, htmlPath: html, catalogPath: catalog, note: note, saveHistory: save,
+                pillowScript: pillowScript))
     }
 
     @Test(arguments: [
@@ -45,6 +46,7 @@ struct BenchCommandTests {
                 json: "r.json", html: "r.html", catalog: "h.sqlite", note: "after fix", save: false)
         ),
         (["bench", "--job", "icons", "--runs", "1"], settings(jobs: [.icons], runs: 1)),
+        (["bench", "--pillow-script", "/p/pillow_thumb.py"], settings(pillowScript: "/p/pillow_thumb.py")),
         (["bench", "history"], .history(catalog: "thumbkit.sqlite", wide: false)),
         (["bench", "history", "--catalog", "h.sqlite"], .history(catalog: "h.sqlite", wide: false)),
         (["bench", "show", "7"], .show(runID: 7, catalog: "thumbkit.sqlite", wide: false)),
@@ -86,6 +88,10 @@ struct BenchCommandTests {
         ),
         (["bench", "show", "1", "2"], .unexpectedArgument("2")),
         (["bench", "show", "1", "--runs", "2"], .validationFailed("--runs does not apply to 'bench show'")),
+        (
+            ["bench", "history", "--pillow-script", "p.py"],
+            .validationFailed("--pillow-script does not apply to 'bench history'")
+        ),
         (["bench", "decode", "a.jpg"], .validationFailed("'bench decode' needs exactly one --job")),
         (["bench", "decode", "--job", "bug-thumb"], .missingArgument("argument")),
         (
@@ -106,6 +112,36 @@ struct BenchCommandTests {
         #expect(status == 1)
         #expect(out.text.isEmpty)
         #expect(err.text == "thumbkit: /nonexistent/corpus: no such folder (build one with scripts/bench-corpus DIR)\n")
+    }
+
+    @Test func anUnreadablePillowScriptIsAUsageErrorBeforeAnythingRuns() async throws {
+        let err = TextOutput()
+        let status = await CLI.run(
+            ["bench", "--corpus", "/nonexistent/corpus", "--no-history", "--pillow-script", "/nonexistent/p.py"],
+            commands: ThumbKitCommands.all, stdout: TextOutput(), stderr: err)
+        #expect(status == 2)
+        #expect(
+            err.text.hasPrefix(
+                "thumbkit: error: invalid value '/nonexistent/p.py' for option '--pillow-script': cannot read it"))
+    }
+
+    /// The default is found from the binary's own place, not from the current folder: for the
+    /// test build (`<checkout>/.build/<triple>/<configuration>/thumbkit`), the checkout's script.
+    @Test func thePillowScriptIsFoundBesideTheBinaryInTwoFixedPlaces() throws {
+        #expect(
+            BenchPrograms.defaultPillowScriptCandidates(executable: "/usr/local/bin/thumbkit") == [
+                "/usr/local/share/thumbkit/pillow_thumb.py", "/scripts/peers/pillow_thumb.py",
+            ])
+        #expect(
+            BenchPrograms.defaultPillowScriptCandidates(
+                executable: "/src/tk/.build/x86_64-unknown-linux-gnu/release/thumbkit"
+            )
+            .last == "/src/tk/scripts/peers/pillow_thumb.py")
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        #expect(BenchPrograms.defaultPillowScript(executable: binary) == checkout + "/scripts/peers/pillow_thumb.py")
+        #expect(BenchPrograms.defaultPillowScript(executable: "/nonexistent/bin/thumbkit") == nil)
     }
 
     @Test func decodeDecodesEachFileAndReportsTheOnesItCannot() async throws {

@@ -13,6 +13,12 @@ import ThumbKitTestSupport
 /// `thumbkit build` and the commands that build never destroy what is not theirs, and keep the
 /// recipes they were given (issue 12, items 2 and 7).
 struct BuildSafetyTests {
+    /// As root, `setpriv` (util-linux) drops to `nobody` so that mode bits apply; as anyone else
+    /// nothing is needed.
+    static var asNobody: [ToolRequirement] {
+        geteuid() == 0 ? [.program("/usr/bin/setpriv", package: "util-linux")] : []
+    }
+
     typealias Run = CatalogCLITests.Run
 
     /// Every regular file below `root` with its bytes, except the catalog's own database files.
@@ -152,9 +158,9 @@ struct BuildSafetyTests {
     /// The commands that only read work on a catalog nobody may write (a read-only mount, here
     /// a 0444 file in a 0555 folder), run as the unprivileged `nobody` (root writes through any
     /// mode bits); a command that writes says it cannot.
-    @Test(.tags(.realProcess)) func readingCommandsWorkOnACatalogThatCannotBeWritten() async throws {
+    @Test(.needs(asNobody), .tags(.realProcess)) func readingCommandsWorkOnACatalogThatCannotBeWritten() async throws {
         let setpriv = "/usr/bin/setpriv"
-        guard geteuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv) else { return }
+        guard ToolRequirement.require(Self.asNobody) else { return }
         let workspace = try CLIWorkspace()
         let folder = workspace.path("ro")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

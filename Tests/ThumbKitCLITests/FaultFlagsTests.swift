@@ -3,8 +3,8 @@ import Testing
 import ThumbKit
 import ThumbKitTestSupport
 
-/// The real binary when the disk fills up (simulated through `THUMBKIT_FAULT_ENOSPC_AFTER_BYTES`,
-/// the same hook `scripts/fault-test` uses when it cannot mount a small tmpfs): each file that
+/// The real binary when the disk fills up (simulated through the hidden `--_disk-full-after`,
+/// the same seam `scripts/fault-test` uses when it cannot mount a small tmpfs): each file that
 /// could not be written gets its line, no partial or temporary file is left, and
 /// `--stop-on-error` stops starting files after the first failure.
 struct FaultFlagsTests {
@@ -18,12 +18,6 @@ struct FaultFlagsTests {
         return dir
     }
 
-    static func environment(fullAfter bytes: Int) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment
-        env["THUMBKIT_FAULT_ENOSPC_AFTER_BYTES"] = String(bytes)
-        return env
-    }
-
     @Test(.tags(.realProcess)) func aFullDiskReportsEveryFileItCouldNotWriteAndLeavesOnlyCompleteOutputs() throws {
         let dir = try Self.fixture(count: 4)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -33,7 +27,7 @@ struct FaultFlagsTests {
         #expect(try TestBinary.run(arguments).status == 0)
         let first = try FileManager.default.attributesOfItem(atPath: out.path + "/img0.png")[.size] as? Int ?? 0
         try FileManager.default.removeItem(at: out)
-        let run = try TestBinary.run(arguments, environment: Self.environment(fullAfter: first + 1))
+        let run = try TestBinary.run(arguments + ["--_disk-full-after", String(first + 1)])
         #expect(run.status == 1)
         #expect(run.stderrLines == (1...3).map { "thumbkit: \(out.path)/img\($0).png: no space left on device" })
         #expect(run.stdout.contains("4 files: 1 succeeded, 3 failed"))
@@ -48,8 +42,10 @@ struct FaultFlagsTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
         let run = try TestBinary.run(
-            ["thumb", "-s", "8x8", "-j", "1", "--stop-on-error", "-o", out.path + "/%s.png", dir.path],
-            environment: Self.environment(fullAfter: 0))
+            [
+                "thumb", "-s", "8x8", "-j", "1", "--stop-on-error", "--_disk-full-after", "0", "-o",
+                out.path + "/%s.png", dir.path,
+            ])
         #expect(run.status == 1)
         #expect(
             run.stderrLines == [

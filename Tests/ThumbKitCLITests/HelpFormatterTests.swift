@@ -145,4 +145,18 @@ struct HelpFormatterTests {
         #expect(formatter.help(for: changed, commandName: "x").contains("(default: 92)"))
         #expect(!formatter.help(for: changed, commandName: "x").contains("(default: 85)"))
     }
+
+    /// `--_disk-full-after` and `--_crash-at` are test seams of the real binary: parsed, but
+    /// neither listed in help nor offered as a "did you mean".
+    @Test func optionsNamedWithAnUnderscoreAreParsedButHiddenFromHelpAndSuggestions() throws {
+        for (command, hidden) in [(ThumbCommand.spec, "_disk-full-after"), (WatchCommand.spec, "_crash-at")] {
+            let option = try #require(command.option(long: hidden))
+            #expect(option.isHidden)
+            let help = HelpFormatter().help(for: command, commandName: "thumbkit " + command.name)
+            #expect(!help.contains(hidden), "\(command.name)")
+            #expect(Suggestion.line(for: .unknownOption("--" + hidden.dropFirst()), in: command) == nil)
+            #expect(command.options.filter(\.isHidden).map(\.long) == [hidden])
+        }
+        #expect(!ThumbCommand.spec.option(long: "quality")!.isHidden)
+    }
 }

@@ -8,8 +8,10 @@ import ThumbKitTestSupport
 /// on past a damaged file.
 struct ThumbModernFormatsTests {
     /// A folder with w.webp, h.heic, a.avif (from a shared photo) and bad.avif (truncated).
+    static let tools = ToolRequirement.programs(["cwebp", "heif-enc", "avifenc", "webpinfo"])
+
     static func inputs() throws -> URL? {
-        guard TestCorpus.requireCorpus(), CodecTools.require(["cwebp", "heif-enc", "avifenc"]) else { return nil }
+        guard TestCorpus.requireCorpus(), ToolRequirement.require(tools) else { return nil }
         let dir = try TestBinary.temporaryDirectory("tk-modern-cli")
         let photo = TestCorpus.url(for: "photos/chelsea.png").path
         try CodecTools.mustRun("cwebp", ["-quiet", "-q", "80", photo, "-o", dir.appendingPathComponent("w.webp").path])
@@ -21,7 +23,7 @@ struct ThumbModernFormatsTests {
         return dir
     }
 
-    @Test(.needsCorpus, .tags(.corpus, .realProcess), arguments: ["webp", "avif"])
+    @Test(.needsCorpus, .needs(tools), .tags(.corpus, .realProcess), arguments: ["webp", "avif"])
     func aBatchOfModernInputsGoesOnPastADamagedFile(_ ext: String) throws {
         guard let dir = try Self.inputs() else { return }
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -40,7 +42,8 @@ struct ThumbModernFormatsTests {
         }
     }
 
-    @Test(.needsCorpus, .tags(.corpus, .realProcess)) func formatFlagPicksTheDefaultNameAndLosslessWebP() throws {
+    @Test(.needsCorpus, .needs(tools), .tags(.corpus, .realProcess))
+    func formatFlagPicksTheDefaultNameAndLosslessWebP() throws {
         guard let dir = try Self.inputs() else { return }
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("h.heic").path

@@ -117,8 +117,7 @@ struct WatchCommandTests {
 
         let site = try WatchSite(small: true)
         try site.dropCrashBatch()
-        let crashed = try site.start(
-            options + ["--once"], environment: ["THUMBKIT_WATCH_CRASH_AT": "\(phase):\(count)"])
+        let crashed = try site.start(options + ["--once", "--_crash-at", "\(phase):\(count)"])
         #expect(crashed.exitStatus() == SIGKILL)
         #expect(crashed.wasKilledBySignal)
         let restarted = try site.start(options + ["--once"])

@@ -28,10 +28,9 @@ final class WatchSite {
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// Starts `thumbkit watch inbox --catalog catalog.sqlite --out out --json <options>` in the site.
-    func start(_ options: [String], environment: [String: String] = [:]) throws -> WatchProcess {
+    func start(_ options: [String]) throws -> WatchProcess {
         try WatchProcess(
-            ["watch", "inbox", "--catalog", "catalog.sqlite", "--out", "out", "--json"] + options, in: root,
-            environment: environment)
+            ["watch", "inbox", "--catalog", "catalog.sqlite", "--out", "out", "--json"] + options, in: root)
     }
 
     /// Writes `bytes` at `relative` inside the inbox (folders made as needed) with one

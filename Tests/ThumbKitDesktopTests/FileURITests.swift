@@ -17,8 +17,8 @@ struct FileURITests {
         Array("/tmp/".utf8) + Array(1...255).filter { $0 != UInt8(ascii: "/") },
     ]
 
-    @Test(.tags(.realProcess)) func everyByteIsEscapedExactlyAsGLibDoes() throws {
-        guard DesktopClients.requireGI("GLib", version: "2.0") else { return }
+    @Test(.needs(DesktopClients.glib), .tags(.realProcess)) func everyByteIsEscapedExactlyAsGLibDoes() throws {
+        guard ToolRequirement.require([DesktopClients.glib]) else { return }
         // The paths go to Python as hex, so no byte is changed on the way.
         let program = """
             import sys, gi

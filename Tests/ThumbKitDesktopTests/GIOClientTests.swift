@@ -44,10 +44,11 @@ struct GIOClientTests {
         return result
     }
 
-    @Test(.needsCorpus, .tags(.corpus, .realProcess))
+    @Test(
+        .needsCorpus, .needs(DesktopClients.gioTool, DesktopClients.gnomeDesktop), .tags(.corpus, .realProcess))
     func gioAndGnomeDesktopFindValidThumbnailsForEveryCorpusImageAndSize() throws {
-        guard TestCorpus.requireCorpus(), DesktopClients.requireGIO(),
-            DesktopClients.requireGI("GnomeDesktop", version: "3.0")
+        guard TestCorpus.requireCorpus(),
+            ToolRequirement.require([DesktopClients.gioTool, DesktopClients.gnomeDesktop])
         else { return }
         let f = try DesktopFixture("tk-gio")
         defer { f.remove() }
@@ -121,8 +122,9 @@ struct GIOClientTests {
         #expect(found == uris.map { cache.path(forURI: $0, size: size) }, "gnome-desktop \(size)")
     }
 
-    @Test(.tags(.realProcess)) func gioLooksUpASymlinkByItsOwnPathAsXDGWritesIt() throws {
-        guard DesktopClients.requireGIO() else { return }
+    @Test(.needs(DesktopClients.gioTool), .tags(.realProcess)) func gioLooksUpASymlinkByItsOwnPathAsXDGWritesIt() throws
+    {
+        guard ToolRequirement.require([DesktopClients.gioTool]) else { return }
         let f = try DesktopFixture("tk-gio-link")
         defer { f.remove() }
         let real = try f.write("real é.jpg", GeneratedImages.jpeg(width: 300, height: 200, seed: 7))

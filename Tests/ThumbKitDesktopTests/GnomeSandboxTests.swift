@@ -7,11 +7,17 @@ import ThumbKitTestSupport
 /// gnome-desktop runs our `.thumbnailer` entry inside bubblewrap, exactly as Nautilus would.
 ///
 /// The sandbox shows only `/usr`, so the entry must name a statically linked binary there:
-/// `scripts/install-thumbnailer` puts one at `/usr/local/bin/thumbkit`. When it is not
-/// installed, or bubblewrap cannot run here, the test says so and skips (it never installs
-/// anything itself).
+/// `scripts/install-thumbnailer` puts one at `/usr/local/bin/thumbkit`. `bwrap` and
+/// gnome-desktop come from TEST_PACKAGES (`.needs`: skipped without them, a failure under
+/// CI=true). The installed binary and a working sandbox are not packages: without them the test
+/// shows as skipped with the reason, under CI=true too (it never installs anything itself, and
+/// `.ci/run` does not run scripts/install-thumbnailer).
 struct GnomeSandboxTests {
     static let installed = "/usr/local/bin/thumbkit"
+    static let requirements = [ToolRequirement.program("bwrap"), DesktopClients.gnomeDesktop]
+
+    /// ``bubblewrapWorks()``, asked once.
+    static let sandbox = bubblewrapWorks()
 
     /// Whether bubblewrap can make a sandbox on this machine, with its error when not.
     static func bubblewrapWorks() -> (Bool, String) {
@@ -30,18 +36,18 @@ struct GnomeSandboxTests {
         return (out.status == 0, out.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    @Test(.tags(.realProcess)) func generateThumbnailRunsOurEntryInsideBubblewrap() throws {
-        guard DesktopClients.requireGI("GnomeDesktop", version: "3.0") else { return }
-        let (works, why) = Self.bubblewrapWorks()
-        print("NOTICE: bubblewrap \(works ? "works" : "does not work") here\(why.isEmpty ? "" : ": \(why)")")
-        guard works else {
-            print("NOTICE: bubblewrap cannot run on this machine; skipping the sandboxed end-to-end test")
-            return
-        }
-        guard FileManager.default.isExecutableFile(atPath: Self.installed) else {
-            print("NOTICE: \(Self.installed) is not installed (run scripts/install-thumbnailer); skipping")
-            return
-        }
+    @Test(
+        .needs(requirements),
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: installed),
+            "\(installed) is not installed (run scripts/install-thumbnailer)"),
+        // Without bwrap at all, `.needs` decides (a failure under CI=true).
+        .enabled(
+            if: !ToolRequirement.program("bwrap").isMet || sandbox.0,
+            "bubblewrap cannot make a sandbox here: \(sandbox.1)"),
+        .tags(.realProcess))
+    func generateThumbnailRunsOurEntryInsideBubblewrap() throws {
+        guard ToolRequirement.require(Self.requirements) else { return }
         let f = try DesktopFixture("tk-bwrap")
         defer { f.remove() }
         let data = f.root.path + "/share"

@@ -67,16 +67,11 @@ struct ThumbnailQualityTests {
 
     /// The acceptance check of the engine issue: on the corpus photos, ThumbKit's 88×88 fill is
     /// at least as close (mean SSIM) to the exact reference as vipsthumbnail's centre crop.
-    @Test(.needsCorpus, .tags(.corpus, .realProcess)) func meanSSIMIsAtLeastVipsthumbnails() throws {
-        guard TestCorpus.requireCorpus() else { return }
-        guard let vips = Self.which("vipsthumbnail") else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("vipsthumbnail is missing under CI=true (scripts/test installs libvips-tools)")
-            } else {
-                print("NOTICE: vipsthumbnail not found; skipping the side-by-side quality check")
-            }
-            return
-        }
+    @Test(.needsCorpus, .needs(.program("vipsthumbnail")), .tags(.corpus, .realProcess))
+    func meanSSIMIsAtLeastVipsthumbnails() throws {
+        guard TestCorpus.requireCorpus(), ToolRequirement.require([.program("vipsthumbnail")]),
+            let vips = ToolRequirement.find("vipsthumbnail")
+        else { return }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tk-vips-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -103,14 +98,6 @@ struct ThumbnailQualityTests {
             "quality: mean SSIM vs exact reference over \(ours.count) photos: ThumbKit \(meanOurs), vipsthumbnail \(meanTheirs)"
         )
         #expect(meanOurs >= meanTheirs)
-    }
-
-    static func which(_ program: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let candidate = "\(dir)/\(program)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
     }
 
     static func run(_ program: String, _ arguments: [String]) throws -> Int32 {

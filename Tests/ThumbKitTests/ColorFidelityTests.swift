@@ -73,7 +73,8 @@ struct ColorFidelityTests {
         #expect(ignored.mean > managedDifference.mean + 1)
     }
 
-    @Test(.needsCorpus, .tags(.corpus)) func cmykPhotoThumbnailsLikeLittleCMSsOwnConversion() throws {
+    @Test(.needsCorpus, .needs(ColorFixtures.press), .tags(.corpus))
+    func cmykPhotoThumbnailsLikeLittleCMSsOwnConversion() throws {
         guard TestCorpus.requireCorpus() else { return }
         guard let press = ColorFixtures.pressProfile() else { return }
         // Given the photo in press CMYK, stored the Adobe way (255 − ink) with the profile.

@@ -37,16 +37,16 @@ enum ColorFixtures {
     /// installed (scripts/lib.sh TEST_PACKAGES).
     static let cmykProfilePath = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
 
-    /// The CMYK press profile's bytes; when it is missing, prints a visible notice and returns
-    /// nil, or under `CI=true` also records a failure (scripts/test installs libgs-common).
+    /// What a test that uses ``pressProfile(sourceLocation:)`` carries as `.needs(press)`.
+    static let press = ToolRequirement.file(cmykProfilePath, package: "libgs-common")
+
+    /// The CMYK press profile's bytes; when it is missing (the test then only runs under
+    /// `CI=true`, see ``press``), nil after a recorded failure.
     static func pressProfile(sourceLocation: SourceLocation = #_sourceLocation) -> [UInt8]? {
-        if let data = FileManager.default.contents(atPath: cmykProfilePath) { return [UInt8](data) }
-        let message = "CMYK profile \(cmykProfilePath) not installed (Debian libgs-common); skipping"
-        print("NOTICE: \(message)")
-        if ProcessInfo.processInfo.environment["CI"]?.lowercased() == "true" {
-            Issue.record("CI=true but the \(message)", sourceLocation: sourceLocation)
-        }
-        return nil
+        guard ToolRequirement.require([press], sourceLocation: sourceLocation),
+            let data = FileManager.default.contents(atPath: cmykProfilePath)
+        else { return nil }
+        return [UInt8](data)
     }
 
     /// The ICC bytes of `space`, built by lcms.

@@ -185,7 +185,7 @@ struct ColorManagementTests {
         #expect(cache.buildCount == 3)
     }
 
-    @Test func intentAndBlackPointCompensationReachLittleCMS() throws {
+    @Test(.needs(ColorFixtures.press)) func intentAndBlackPointCompensationReachLittleCMS() throws {
         // A press profile has perceptual tables, a paper white and a black well above zero.
         guard let press = ColorFixtures.pressProfile() else { return }
         let inks: [[UInt8]] = [[0, 0, 0, 0], [255, 255, 255, 255], [200, 30, 10, 40], [10, 160, 220, 0]]

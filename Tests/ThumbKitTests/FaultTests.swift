@@ -23,11 +23,16 @@ struct FaultTests {
         return dir
     }
 
-    static func runner(_ out: URL, scales: [Int] = [1], jobs: Int = 1, stopOnError: Bool = false) -> BatchRunner {
-        BatchRunner(
+    static func runner(
+        _ out: URL, scales: [Int] = [1], jobs: Int = 1, stopOnError: Bool = false,
+        faults: any FileWriteFaults = NoWriteFaults()
+    ) -> BatchRunner {
+        var runner = BatchRunner(
             request: ThumbnailRequest(resize: ResizeOptions(width: 16, height: 16), scales: scales),
             encoding: EncodeOptions(format: .png), template: OutputTemplate(out.path + "/%s.png"), jobs: jobs,
             stopOnError: stopOnError)
+        runner.writeFaults = faults
+        return runner
     }
 
     static func listing(_ dir: URL) -> [String] {
@@ -44,11 +49,10 @@ struct FaultTests {
         let probe = Self.runner(dir.appendingPathComponent("probe"), scales: [1, 2])
             .run([dir.path + "/a.png", dir.path + "/b.jpg"])
         let room = probe.items[0].outputs.reduce(0) { $0 + $1.bytes } + probe.items[1].outputs[0].bytes + 10
-        WriteFaults.simulateDiskFull(under: out.path, afterBytes: room)
-        defer { WriteFaults.clear(under: out.path) }
+        let disk = SimulatedDiskFull(afterBytes: room)
 
         let files = ["a.png", "b.jpg", "c.png"].map { dir.path + "/" + $0 }
-        let report = Self.runner(out, scales: [1, 2]).run(files)
+        let report = Self.runner(out, scales: [1, 2], faults: disk).run(files)
         #expect(report.items.map(\.succeeded) == [true, false, false])
         #expect(report.items[1].error?.hasSuffix(": no space left on device") == true)
         #expect(report.items[1].error?.hasPrefix(out.path + "/b@2x.png: ") == true)
@@ -59,29 +63,43 @@ struct FaultTests {
             #expect(image.buffer.width >= 16)
         }
         #expect(Self.listing(dir) == ["a.png", "b.jpg", "c.png", "out", "probe"])  // sources untouched
+        #expect(disk.bytesLeft == 0)  // b@2x's write used up what was left, c's found none
     }
 
     @Test func stopOnErrorStartsNoNewFileAfterTheDiskFills() throws {
         let dir = try Self.folder(["a.png", "b.png", "c.png", "d.png"])
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
-        WriteFaults.simulateDiskFull(under: out.path, afterBytes: 0)
-        defer { WriteFaults.clear(under: out.path) }
         let files = ["a.png", "b.png", "c.png", "d.png"].map { dir.path + "/" + $0 }
-        let report = Self.runner(out, stopOnError: true).run(files)
+        let report = Self.runner(out, stopOnError: true, faults: SimulatedDiskFull(afterBytes: 0)).run(files)
         #expect(report.files == 1 && report.failed == 1 && report.exitCode == 1)
         #expect(report.items[0].input == files[0])
         #expect(Self.listing(out) == [])
     }
 
     @Test func aSimulatedFullDiskGrantsExactlyItsBudgetThenFails() {
-        let folder = "/nonexistent-\(UUID().uuidString)"
-        WriteFaults.simulateDiskFull(under: folder, afterBytes: 100)
-        defer { WriteFaults.clear(under: folder) }
-        #expect(WriteFaults.allowance(60, path: folder + "/x") == 60)
-        #expect(WriteFaults.allowance(60, path: folder + "/sub/y") == 40)
-        #expect(WriteFaults.allowance(60, path: folder + "/z") == 0)
-        #expect(WriteFaults.allowance(60, path: folder + "-other/z") == 60)  // a sibling is not inside
+        let disk = SimulatedDiskFull(afterBytes: 100)
+        let other = SimulatedDiskFull(afterBytes: 100)
+        #expect(disk.allowance(60, path: "/a/x") == 60)
+        #expect(disk.allowance(60, path: "/b/y") == 40)
+        #expect(disk.allowance(60, path: "/a/z") == 0)
+        #expect(other.allowance(60, path: "/a/x") == 60)  // each disk has its own budget
+        #expect(NoWriteFaults().allowance(1 << 40, path: "/a/x") == 1 << 40)
+        #expect(SimulatedDiskFull(afterBytes: -5).allowance(1, path: "/a/x") == 0)
+    }
+
+    @Test func aWriteThatOnlyPartlyFitsLeavesNothingAndSaysNoSpace() throws {
+        let dir = try TestBinary.temporaryDirectory("tk-fault")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.path + "/t.bin"
+        let error = #expect(throws: EncodeError.self) {
+            try FileIO.writeAtomically(
+                [UInt8](repeating: 7, count: 100), to: target, faults: SimulatedDiskFull(afterBytes: 60))
+        }
+        #expect(error == .write(path: target, reason: "no space left on device"))
+        #expect(Self.listing(dir) == [])
+        try FileIO.writeAtomically([1, 2, 3], to: target, faults: SimulatedDiskFull(afterBytes: 3))
+        #expect(try FileIO.read(target) == [1, 2, 3])
     }
 
     // MARK: - Unreadable inputs

@@ -8,7 +8,7 @@ import ThumbKitTestSupport
 /// WebP, HEIC and AVIF input: detection from bytes, decoding close to the source PNG,
 /// orientation (libheif's irot applied once, EXIF never on top), limits, deadlines, bad files.
 struct ModernFormatDecodeTests {
-    @Test(.needsCorpus, .tags(.corpus), arguments: ModernFormatFixtures.cases)
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus), arguments: ModernFormatFixtures.cases)
     func decodesCloseToTheSourcePNG(_ item: ModernFormatFixtures.Case) throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let data = try fixtures.bytes(item.file)
@@ -27,7 +27,8 @@ struct ModernFormatDecodeTests {
         }
     }
 
-    @Test(.needsCorpus, .tags(.corpus)) func heifExifOrientationIsReadButNeverAppliedOnTopOfIrot() throws {
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus))
+    func heifExifOrientationIsReadButNeverAppliedOnTopOfIrot() throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         for name in ["exif6.heic", "irot-exif6.avif"] {
             let data = try fixtures.bytes(name)
@@ -44,7 +45,8 @@ struct ModernFormatDecodeTests {
         #expect(plain.images[0].width == 90 && plain.images[0].height == 60)
     }
 
-    @Test(.needsCorpus, .tags(.corpus)) func animatedWebPGivesItsFirstFrame() throws {
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus)) func animatedWebPGivesItsFirstFrame() throws
+    {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let data = try fixtures.bytes("animated.webp")
         let parsed = try ImageDecoders.WebP.readHeaderAndProfile(data, path: "animated.webp")
@@ -54,14 +56,16 @@ struct ModernFormatDecodeTests {
         #expect(decoded.buffer != fixtures.sources["second"]!)
     }
 
-    @Test(.needsCorpus, .tags(.corpus)) func tenBitAVIFIsReportedAndReducedToEightBits() throws {
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus))
+    func tenBitAVIFIsReportedAndReducedToEightBits() throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let parsed = try ImageDecoders.HEIF.parse(
             try fixtures.bytes("deep10.avif"), format: .avif, path: "deep10.avif", limits: ImageLimits())
         #expect(parsed.bitDepth == 10)
     }
 
-    @Test(.needsCorpus, .tags(.corpus)) func wideGamutNclxWithoutICCIsAColourWarning() throws {
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus))
+    func wideGamutNclxWithoutICCIsAColourWarning() throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let p3 = fixtures.folder.appendingPathComponent("nclx-p3.avif").path
         try CodecTools.mustRun(
@@ -89,7 +93,9 @@ struct ModernFormatDecodeTests {
         #expect(ImageFormat.sniff(ftyp("qt  ", [])) == nil)
     }
 
-    @Test(.needsCorpus, .tags(.corpus)) func hugeHeadersAreRefusedBeforeAllocation() throws {
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus)) func hugeHeadersAreRefusedBeforeAllocation()
+        throws
+    {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         // A lossy WebP whose VP8 frame header says 16383×16383 (1 GiB of RGBA if allocated).
         var webp = try fixtures.bytes("lossy.webp")
@@ -122,7 +128,9 @@ struct ModernFormatDecodeTests {
         }
     }
 
-    @Test(.needsCorpus, .tags(.corpus), arguments: ["lossy.webp", "animated.webp", "plain.heic", "alpha.avif"])
+    @Test(
+        .needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus),
+        arguments: ["lossy.webp", "animated.webp", "plain.heic", "alpha.avif"])
     func passedDeadlineStopsTheDecode(_ name: String) throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let data = try fixtures.bytes(name)
@@ -134,7 +142,7 @@ struct ModernFormatDecodeTests {
     }
 
     /// Truncated and corrupted copies of every generated file: one DecodeError each, no crash.
-    @Test(.needsCorpus, .tags(.corpus), arguments: ModernFormatFixtures.cases)
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus), arguments: ModernFormatFixtures.cases)
     func damagedFilesGiveOneClearError(_ item: ModernFormatFixtures.Case) throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let data = try fixtures.bytes(item.file)

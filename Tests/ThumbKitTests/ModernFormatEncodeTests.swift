@@ -26,7 +26,7 @@ struct ModernFormatEncodeTests {
         Output(name: "alpha.avif", source: "alpha", options: EncodeOptions(format: .avif), minimumSSIM: 0.9),
     ]
 
-    @Test(.needsCorpus, .tags(.corpus), arguments: outputs)
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus), arguments: outputs)
     func outputDecodesWithIndependentDecoders(_ output: Output) throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let image = fixtures.sources[output.source]!
@@ -65,7 +65,9 @@ struct ModernFormatEncodeTests {
         #expect(ours.hasTransparency == image.hasTransparency)
     }
 
-    @Test(.needsCorpus, .tags(.corpus)) func avifWithoutProfileSaysSRGBInNclx() throws {
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus)) func avifWithoutProfileSaysSRGBInNclx()
+        throws
+    {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let bytes = try ImageEncoders.encode(fixtures.sources["photo"]!, options: EncodeOptions(format: .avif))
         let url = fixtures.folder.appendingPathComponent("nclx.avif")
@@ -75,7 +77,8 @@ struct ModernFormatEncodeTests {
         #expect(try ImageDecoders.HEIF.parse(bytes, format: .avif, path: "", limits: ImageLimits()).icc == nil)
     }
 
-    @Test(.needsCorpus, .tags(.corpus)) func keptProfileIsEmbeddedAndReadBackAsColourManagement() throws {
+    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus))
+    func keptProfileIsEmbeddedAndReadBackAsColourManagement() throws {
         guard let fixtures = ModernFormatFixtures.require() else { return }
         let icc = ColorFixtures.icc(ColorFixtures.displayP3)
         let profile = ColorProfile(iccData: icc)

@@ -8,7 +8,9 @@ import ThumbKitTestSupport
 /// WebP, HEIC and AVIF test files generated once per test run from the shared photos with the
 /// Debian tools, in a temporary folder (never committed), next to the PNGs they came from.
 struct ModernFormatFixtures: Sendable {
-    static let tools = ["cwebp", "img2webp", "dwebp", "webpinfo", "heif-enc", "heif-info", "avifenc", "avifdec"]
+    static let tools = ToolRequirement.programs([
+        "cwebp", "img2webp", "dwebp", "webpinfo", "heif-enc", "heif-info", "avifenc", "avifdec",
+    ])
 
     /// The folder, and the PNG (RGBA pixels) each generated file must decode close to.
     let folder: URL
@@ -39,16 +41,17 @@ struct ModernFormatFixtures: Sendable {
         Case(file: "irot-exif6.avif", source: "photo", format: .avif, expectedOrientation: .left, minimumSSIM: 0.93),
     ]
 
-    /// Built on first use; nil when a tool is missing (tests then skip through `require`).
+    /// Built on first use; nil when a tool is missing (the tests carry `.needs(tools)`, and fail
+    /// through `require` under CI=true).
     static let shared: ModernFormatFixtures? = {
-        guard tools.allSatisfy({ CodecTools.find($0) != nil }), TestCorpus.isAvailable else { return nil }
+        guard ToolRequirement.missing(tools).isEmpty, TestCorpus.isAvailable else { return nil }
         return try? make()
     }()
 
     /// The fixtures, or nil after a visible skip (a failure under CI=true).
     static func require(sourceLocation: SourceLocation = #_sourceLocation) -> ModernFormatFixtures? {
         guard TestCorpus.requireCorpus(sourceLocation: sourceLocation),
-            CodecTools.require(tools, sourceLocation: sourceLocation)
+            ToolRequirement.require(tools, sourceLocation: sourceLocation)
         else { return nil }
         guard let shared else {
             Issue.record("could not generate the modern-format fixtures", sourceLocation: sourceLocation)

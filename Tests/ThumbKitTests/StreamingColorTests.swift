@@ -70,17 +70,16 @@ struct StreamingColorTests {
         }
     }
 
-    @Test(.needsCorpus, .tags(.corpus)) func cmykAndGrayJPEGsGiveTheSameThumbnailsRowByRow() throws {
-        guard TestCorpus.requireCorpus() else { return }
+    @Test(.needsCorpus, .needs(ColorFixtures.press), .tags(.corpus))
+    func cmykAndGrayJPEGsGiveTheSameThumbnailsRowByRow() throws {
+        guard TestCorpus.requireCorpus(), let press = ColorFixtures.pressProfile() else { return }
         let photo = try ColorFixtures.photo()
         // Inverted CMYK as Photoshop stores it; with and without a CMYK profile (the fallback).
         let inks = photo.pixels.enumerated().map { (i: Int, v: UInt8) -> UInt8 in i % 4 == 3 ? 200 : 255 - v / 2 }
         let cmyk = PixelBuffer(width: photo.width, height: photo.height, pixels: inks)
         for progressive in [false, true] {
-            if let press = ColorFixtures.pressProfile() {
-                try Self.expectBothPathsAgree(
-                    Self.jpeg(cmyk, cmyk: true, progressive: progressive, icc: press), name: "cmyk-tagged.jpg")
-            }
+            try Self.expectBothPathsAgree(
+                Self.jpeg(cmyk, cmyk: true, progressive: progressive, icc: press), name: "cmyk-tagged.jpg")
             try Self.expectBothPathsAgree(
                 Self.jpeg(cmyk, cmyk: true, progressive: progressive, icc: nil), name: "cmyk-untagged.jpg")
         }

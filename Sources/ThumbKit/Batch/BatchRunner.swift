@@ -24,6 +24,9 @@ public struct BatchRunner: Sendable {
     /// When set, every output's bytes go here instead of to a file (`-o -`: the standard output),
     /// and the report names the output `-`.
     public var outputSink: (@Sendable ([UInt8]) throws(EncodeError) -> Void)?
+    /// How much of each output write reaches the disk: ``NoWriteFaults`` (all of it) unless a
+    /// test, or the CLI's hidden `thumb --_disk-full-after`, simulates a full disk.
+    package var writeFaults: any FileWriteFaults = NoWriteFaults()
 
     public init(
         request: ThumbnailRequest, encoding: EncodeOptions, template: OutputTemplate, jobs: Int,
@@ -63,26 +66,27 @@ public struct BatchRunner: Sendable {
         let rowThreads = max(1, jobs / workers)
         let scheduler = BatchScheduler(order: Self.handOutOrder(files, workers: workers, stopOnError: stopOnError))
         let runner = self
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while !stopped.load(ordering: .relaxed), let index = scheduler.take() {
-                let item: BatchItem
-                switch plannedOutputs[index] {
-                case .failure(let message):
-                    item = BatchItem(
-                        input: files[index], outputs: [], error: message.description, warnings: [], megapixels: 0)
-                case .success(let outputs):
-                    guard
-                        let processed = runner.process(
-                            files[index], index: index, outputs: outputs, threads: rowThreads, scheduler: scheduler)
-                    else { continue }  // put back: another heavy decode is in flight
-                    item = processed
-                }
-                if runner.stopOnError, !item.succeeded { stopped.store(true, ordering: .relaxed) }
-                results.withLock { $0[index] = item }
-                onItem?(item)
-                let finished = done.add(1, ordering: .relaxed).newValue
-                progress?(finished, files.count)
+        // The scheduler hands out the files (it puts heavy ones back), so this is the general form.
+        WorkQueue.drain(workers: workers) {
+            stopped.load(ordering: .relaxed) ? nil : scheduler.take()
+        } body: { index in
+            let item: BatchItem
+            switch plannedOutputs[index] {
+            case .failure(let message):
+                item = BatchItem(
+                    input: files[index], outputs: [], error: message.description, warnings: [], megapixels: 0)
+            case .success(let outputs):
+                guard
+                    let processed = runner.process(
+                        files[index], index: index, outputs: outputs, threads: rowThreads, scheduler: scheduler)
+                else { return }  // put back: another heavy decode is in flight
+                item = processed
             }
+            if runner.stopOnError, !item.succeeded { stopped.store(true, ordering: .relaxed) }
+            results.withLock { $0[index] = item }
+            onItem?(item)
+            let finished = done.add(1, ordering: .relaxed).newValue
+            progress?(finished, files.count)
         }
         let items = results.withLock { $0.compactMap { $0 } }  // nil: not started (stopOnError)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -145,7 +149,7 @@ public struct BatchRunner: Sendable {
             var written: [String] = []
             do {
                 for (output, bytes) in encoded {
-                    try FileIO.writeAtomically(bytes, to: output.path, durable: durable)
+                    try FileIO.writeAtomically(bytes, to: output.path, durable: durable, faults: writeFaults)
                     written.append(output.path)
                 }
             } catch {

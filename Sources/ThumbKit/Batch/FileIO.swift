@@ -56,6 +56,14 @@ public enum FileIO {
     /// rename that follows), which is worth it for records, not for thumbnails that can be
     /// rebuilt from their sources.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(EncodeError) {
+        try writeAtomically(bytes, to: path, durable: durable, faults: NoWriteFaults())
+    }
+
+    /// ``writeAtomically(_:to:durable:)`` with `faults` deciding how much of each write reaches
+    /// the disk (``SimulatedDiskFull`` in tests and `thumb --_disk-full-after`).
+    package static func writeAtomically(
+        _ bytes: [UInt8], to path: String, durable: Bool = true, faults: some FileWriteFaults
+    ) throws(EncodeError) {
         // Split by hand, not with URL: the path may stand for bytes that are not UTF-8 (PathBytes).
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -70,8 +78,8 @@ public enum FileIO {
         bytes.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {
-                // Simulated disk-full (tests and scripts/fault-test only; see WriteFaults).
-                let allowed = WriteFaults.allowance(raw.count - done, path: temp)
+                // A simulated full disk, when the caller passes one (see FileWriteFaults).
+                let allowed = faults.allowance(raw.count - done, path: temp)
                 if allowed == 0 {
                     failure = String(cString: strerror(ENOSPC)).lowercased()
                     return

@@ -1,6 +1,7 @@
 import ThumbKit
 import ThumbKitCatalog
 import ThumbKitQuality
+
 /// A tool found on this machine, ready to time: which tool, the program it runs and the version
 /// it reports (recorded in the report's environment, so figures can be traced to builds).
 public struct BenchPeer: Sendable, Hashable, Codable {
@@ -50,7 +51,7 @@ public struct BenchPeer: Sendable, Hashable, Codable {
                 missing.append(
                     .tool(
                         name: tool.rawValue,
-                        reason: "cannot find \(BenchPrograms.pillowScriptPath) (set THUMBKIT_PILLOW_SCRIPT)"))
+                        reason: "cannot find \(BenchPrograms.pillowScriptPath) (give it with --pillow-script)"))
                 continue
             }
             guard let version = version(of: tool, executable: executable, thumbkitVersion: thumbkitVersion) else {

@@ -9,7 +9,8 @@ public struct BenchPrograms: Sendable, Hashable {
     public var thumbkit: String
     /// The Python that has Pillow (Debian's `/usr/bin/python3` with `python3-pil`).
     public var python: String
-    /// `scripts/peers/pillow_thumb.py`, or nil when it cannot be found.
+    /// `scripts/peers/pillow_thumb.py` (`bench --pillow-script`, else
+    /// ``defaultPillowScript(executable:)``), or nil when it cannot be found.
     public var pillowScript: String?
 
     public init(thumbkit: String, python: String = "/usr/bin/python3", pillowScript: String? = nil) {
@@ -21,22 +22,23 @@ public struct BenchPrograms: Sendable, Hashable {
     /// The script's place inside a ThumbKit checkout.
     public static let pillowScriptPath = "scripts/peers/pillow_thumb.py"
 
-    /// Finds `scripts/peers/pillow_thumb.py`: `THUMBKIT_PILLOW_SCRIPT` when set, else in the
-    /// current folder or any folder above the executable (a `.build/release/thumbkit` binary
-    /// sits three levels below the checkout).
-    public static func findPillowScript(
-        environment: [String: String], executable: String, currentDirectory: String
-    ) -> String? {
-        if let explicit = environment["THUMBKIT_PILLOW_SCRIPT"], !explicit.isEmpty {
-            return FileManager.default.isReadableFile(atPath: explicit) ? explicit : nil
-        }
-        var candidates = [(currentDirectory as NSString).appendingPathComponent(pillowScriptPath)]
-        var folder = (executable as NSString).deletingLastPathComponent
-        while folder.count > 1 {
-            candidates.append((folder as NSString).appendingPathComponent(pillowScriptPath))
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        return candidates.first { FileManager.default.isReadableFile(atPath: $0) }
+    /// Where `bench` looks for the Pillow script when `--pillow-script` is not given, in order,
+    /// relative to the folder of `executable` (the running `thumbkit`, symlinks resolved):
+    /// `../share/thumbkit/pillow_thumb.py` (an installed layout: `/usr/local/bin/thumbkit` and
+    /// `/usr/local/share/thumbkit/`), then `../../../scripts/peers/pillow_thumb.py` (a SwiftPM
+    /// build: `<checkout>/.build/<triple>/<configuration>/thumbkit`). Two fixed places, not a
+    /// search: nothing depends on the current folder.
+    public static func defaultPillowScriptCandidates(executable: String) -> [String] {
+        let folder = (executable as NSString).deletingLastPathComponent
+        return [
+            (folder as NSString).appendingPathComponent("../share/thumbkit/pillow_thumb.py"),
+            (folder as NSString).appendingPathComponent("../../../" + pillowScriptPath),
+        ].map { ($0 as NSString).standardizingPath }
+    }
+
+    /// The first of ``defaultPillowScriptCandidates(executable:)`` that can be read, or nil.
+    public static func defaultPillowScript(executable: String) -> String? {
+        defaultPillowScriptCandidates(executable: executable).first { FileManager.default.isReadableFile(atPath: $0) }
     }
 
     /// The absolute path of the running executable (`/proc/self/exe`), else `argv[0]`.

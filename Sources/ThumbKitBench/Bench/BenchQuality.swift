@@ -86,17 +86,11 @@ public enum BenchQuality {
     ) -> [String: [String: Score]] {
         guard !files.isEmpty, !targets.isEmpty else { return [:] }
         let perFile = Locked([[String: [String: Score]]](repeating: [:], count: files.count))
-        let next = Atomic<Int>(0)
         let done = Atomic<Int>(0)
-        let lanes = max(1, min(threads, files.count))
-        DispatchQueue.concurrentPerform(iterations: lanes) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
-                let scores = score(file: files[index], targets: targets, linearLight: linearLight)
-                perFile.withLock { $0[index] = scores }
-                progress(done.add(1, ordering: .relaxed).newValue, files.count)
-            }
+        WorkQueue.forEach(files.count, workers: threads) { index in
+            let scores = score(file: files[index], targets: targets, linearLight: linearLight)
+            perFile.withLock { $0[index] = scores }
+            progress(done.add(1, ordering: .relaxed).newValue, files.count)
         }
         var merged: [String: [String: Score]] = [:]
         for scores in perFile.withLock({ $0 }) {

@@ -25,35 +25,23 @@ public struct BenchWorkload: Sendable, Hashable {
     /// to `logPath`. Blocks until all have ended; lanes are real threads, so a lane waiting in
     /// `wait4` never holds back another.
     public func run(logPath: String? = nil) -> BenchMeasurement {
-        let next = Atomic<Int>(0)
         let results = Locked<[Int: Result<ProcessTimer.Measurement, ProcessTimer.LaunchError>]>([:])
         let invocations = self.invocations
         let start = DispatchTime.now().uptimeNanoseconds
-        let group = DispatchGroup()
-        for _ in 0..<lanes {
-            group.enter()
-            Thread.detachNewThread {
-                while true {
-                    let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < invocations.count else { break }
-                    let invocation = invocations[index]
-                    let result: Result<ProcessTimer.Measurement, ProcessTimer.LaunchError>
-                    do {
-                        result = .success(
-                            try ProcessTimer.run(
-                                invocation.arguments, outputPath: logPath,
-                                workingDirectory: invocation.workingDirectory))
-                    } catch let error as ProcessTimer.LaunchError {
-                        result = .failure(error)
-                    } catch {
-                        result = .failure(ProcessTimer.LaunchError(description: String(describing: error)))
-                    }
-                    results.withLock { $0[index] = result }
-                }
-                group.leave()
+        WorkQueue.forEach(invocations.count, workers: lanes, lanes: .threads) { index in
+            let invocation = invocations[index]
+            let result: Result<ProcessTimer.Measurement, ProcessTimer.LaunchError>
+            do {
+                result = .success(
+                    try ProcessTimer.run(
+                        invocation.arguments, outputPath: logPath, workingDirectory: invocation.workingDirectory))
+            } catch let error as ProcessTimer.LaunchError {
+                result = .failure(error)
+            } catch {
+                result = .failure(ProcessTimer.LaunchError(description: String(describing: error)))
             }
+            results.withLock { $0[index] = result }
         }
-        group.wait()
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var cpu = 0.0
         var peak = 0

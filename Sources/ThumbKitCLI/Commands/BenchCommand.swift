@@ -65,6 +65,11 @@ enum BenchCommand: Command {
             .value("note", valueName: "text", help: "A note saved with the run."),
             .flag("no-history", help: "Do not save the run in the catalog."),
             .flag("wide", help: "Print tables at full width instead of fitting them to the terminal."),
+            .value(
+                "pillow-script", valueName: "file",
+                help: "Pillow's driver, scripts/peers/pillow_thumb.py (for --peers).",
+                defaultHelp:
+                    "../share/thumbkit/ or, in a build folder, the checkout's scripts/peers/, from the binary's folder"),
         ])
 
     /// What the command line asks for.

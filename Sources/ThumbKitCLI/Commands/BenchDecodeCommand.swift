@@ -12,18 +12,12 @@ import ThumbKitQuality
 enum BenchDecodeCommand {
     static func run(job: BenchJob, files: [String], parallel: Int, context: CommandContext) -> ExitCode {
         let failures = Atomic<Int>(0)
-        let next = Atomic<Int>(0)
-        let lanes = max(1, min(parallel, files.count))
-        DispatchQueue.concurrentPerform(iterations: lanes) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
-                do throws(DecodeError) {
-                    try decode(files[index], job: job)
-                } catch {
-                    context.report(error)
-                    failures.add(1, ordering: .relaxed)
-                }
+        WorkQueue.forEach(files.count, workers: parallel) { index in
+            do throws(DecodeError) {
+                try decode(files[index], job: job)
+            } catch {
+                context.report(error)
+                failures.add(1, ordering: .relaxed)
             }
         }
         return ExitCode(failureCount: failures.load(ordering: .relaxed))

@@ -23,6 +23,8 @@ enum BenchRunCommand {
         var saveHistory: Bool
         /// `--wide`: print the table at full width instead of fitting it to the terminal.
         var wide = false
+        /// `--pillow-script`, when given.
+        var pillowScript: String?
     }
 
     /// `-j`, or the processors available.
@@ -46,7 +48,8 @@ enum BenchRunCommand {
             peers: arguments.flag("peers"), limit: arguments.flag("limit"), linear: arguments.flag("linear"),
             jsonPath: arguments.value("json"), htmlPath: arguments.value("html"),
             catalogPath: arguments.value("catalog")!, note: arguments.value("note") ?? "",
-            saveHistory: !arguments.flag("no-history"), wide: arguments.flag("wide"))
+            saveHistory: !arguments.flag("no-history"), wide: arguments.flag("wide"),
+            pillowScript: arguments.value("pillow-script"))
     }
 
     /// The tools a run asks for: ThumbKit, then the peers, then the floors.
@@ -55,6 +58,9 @@ enum BenchRunCommand {
     }
 
     static func run(_ settings: Settings, context: CommandContext) throws -> ExitCode {
+        if let script = settings.pillowScript, !FileManager.default.isReadableFile(atPath: script) {
+            throw UsageError.invalidValue(option: "--pillow-script", value: script, reason: "cannot read it")
+        }
         // A catalog build runs on the demo catalog it prepares itself: a run of catalog builds
         // alone needs no corpus.
         let corpus =
@@ -63,9 +69,7 @@ enum BenchRunCommand {
         let executable = BenchPrograms.currentExecutable()
         let programs = BenchPrograms(
             thumbkit: executable,
-            pillowScript: BenchPrograms.findPillowScript(
-                environment: context.environment, executable: executable,
-                currentDirectory: FileManager.default.currentDirectoryPath))
+            pillowScript: settings.pillowScript ?? BenchPrograms.defaultPillowScript(executable: executable))
         let discovery = BenchPeer.discover(
             wantedTools(settings), programs: programs, thumbkitVersion: VersionInfo.version)
         for missing in discovery.missing { context.printError("notice: skipping \(missing)") }

@@ -92,6 +92,12 @@ enum ThumbCommand: Command {
                 "shrink-margin", valueName: "x",
                 help: "JPEG shrink-on-load keeps this many decoded pixels per output pixel.", default: "2"),
             .json,
+            // Hidden (see OptionSpec.isHidden): a test seam of the real binary, not for users.
+            // The outputs' writes fail with ENOSPC once this many bytes have been written, as on
+            // a full disk (SimulatedDiskFull); FaultFlagsTests and scripts/fault-test use it when
+            // they cannot mount a small tmpfs.
+            .value(
+                diskFullAfter, valueName: "bytes", help: "Test seam: simulate a disk that is full after BYTES bytes."),
         ])
 
     /// The `--shard` value: `K/N` with 0 ≤ K < N (`BatchShard`).
@@ -102,6 +108,9 @@ enum ThumbCommand: Command {
         }
         return shard
     }
+
+    /// The hidden `--_disk-full-after BYTES`.
+    static let diskFullAfter = "_disk-full-after"
 
     /// sharp's `failOn`, reduced to the two levels libjpeg and libpng distinguish.
     enum FailOn: String, CaseIterable {
@@ -207,6 +216,9 @@ enum ThumbCommand: Command {
             stopOnError: arguments.flag("stop-on-error"))
         runner.preloaded["-"] = standardInput
         if toStdout { runner.outputSink = writeStandardOutput }
+        if let bytes = try arguments.int(Self.diskFullAfter, in: 0...Int.max) {
+            runner.writeFaults = SimulatedDiskFull(afterBytes: bytes)
+        }
         let progress = context.progress
         let report = runner.run(
             inputs.files, subfolders: inputs.subfolders,

@@ -57,7 +57,15 @@ enum WatchCommand: Command {
                 default: String(ImageLimits.defaultMaxFileBytes)),
             .flag("once", help: "Process what is in the inbox now, then exit (1 if any file failed)."),
             .flag("json", help: "Log events as JSON lines on stderr, and the summary as JSON on stdout."),
+            // Hidden (see OptionSpec.isHidden): a test seam of the real binary, not for users.
+            // SIGKILLs the watcher when the N-th file reaches PHASE (WatchKillPoint).
+            .value(
+                crashAt, valueName: "phase:n",
+                help: "Test seam: kill the watcher when the N-th file reaches PHASE (committed, moved, built)."),
         ])
+
+    /// The hidden `--_crash-at PHASE:N`.
+    static let crashAt = "_crash-at"
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let inbox = arguments.argument("dir")!
@@ -70,6 +78,14 @@ enum WatchCommand: Command {
             maxPixels: try arguments.int("max-pixels", in: 1...Int.max)!,
             maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!)
         let json = arguments.flag("json")
+        let killPoint = try arguments.value(Self.crashAt).map { text throws(UsageError) in
+            guard let point = WatchKillPoint(text) else {
+                throw UsageError.invalidValue(
+                    option: "--" + Self.crashAt, value: text,
+                    reason: "expected committed, moved or built, ':' and N ≥ 1")
+            }
+            return point
+        }
 
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isFolder), isFolder.boolValue else {
@@ -82,9 +98,10 @@ enum WatchCommand: Command {
         let lock = try WatchLock.acquire(inbox: inbox)
         let store = try CatalogOptions.openStore(catalog: catalogPath, mustExist: false)
         let recipes = try CatalogOptions.recipeBook(arguments, store: store)
-        let ingestor = InboxIngestor(
+        var ingestor = InboxIngestor(
             inbox: inbox, store: store, outputDirectory: outDir, recipes: recipes, limits: limits,
-            moveDoneTo: arguments.value("move-done"), crashPoint: _WatchCrashPoint(environment: context.environment))
+            moveDoneTo: arguments.value("move-done"))
+        if let killPoint { ingestor.crashPoints = killPoint }
         let options = WatchOptions(
             settleSeconds: settle, pollSeconds: poll, jobs: jobs, once: arguments.flag("once"),
             ownPaths: (CatalogOptions.catalogFile(catalogPath).map { [$0] } ?? []) + [outDir]

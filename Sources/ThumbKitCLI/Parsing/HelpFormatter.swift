@@ -49,7 +49,7 @@ public struct HelpFormatter: Sendable {
             sections.append(["ARGUMENTS:"] + spec.positionals.flatMap(positionalRow))
         }
         let helpRow = row(label: "-h, --help", text: Self.helpOptionText)
-        sections.append(["OPTIONS:"] + spec.options.flatMap(optionRow) + helpRow)
+        sections.append(["OPTIONS:"] + spec.options.filter { !$0.isHidden }.flatMap(optionRow) + helpRow)
         if spec.isGroup {
             let rows = spec.subcommands.flatMap { row(label: $0.name, text: $0.abstract) }
             sections.append(["SUBCOMMANDS:"] + rows)

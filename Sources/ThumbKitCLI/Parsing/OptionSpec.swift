@@ -113,6 +113,11 @@ public struct OptionSpec: Sendable, Hashable {
     /// `--long`, the canonical spelling used in error messages.
     public var displayName: String { "--\(long)" }
 
+    /// Whether the option is left out of help and "did you mean" suggestions: a long name that
+    /// starts with `_` (`--_disk-full-after`) marks a test seam of the real binary, documented
+    /// where it is declared, not for users.
+    public var isHidden: Bool { long.hasPrefix("_") }
+
     /// Whether the option consumes a value.
     public var takesValue: Bool { kind != .flag }
 }

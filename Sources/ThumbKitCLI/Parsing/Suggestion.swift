@@ -21,7 +21,7 @@ enum Suggestion {
     static func line(for error: UsageError, in spec: CommandSpec) -> String? {
         switch error {
         case .unknownOption(let token) where token.hasPrefix("--"):
-            let names = spec.options.map(\.long) + ["help"]
+            let names = spec.options.filter { !$0.isHidden }.map(\.long) + ["help"]
             return nearest(to: String(token.dropFirst(2)), among: names).map { "Did you mean '--\($0)'?" }
         case .unknownCommand(let name):
             return nearest(to: name, among: spec.subcommands.map(\.name) + ["help"]).map { "Did you mean '\($0)'?" }

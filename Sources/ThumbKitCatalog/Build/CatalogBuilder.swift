@@ -183,14 +183,7 @@ public struct CatalogBuilder: Sendable {
         let workers = min(jobs, max(1, records.count))
         // Fewer records than workers: give the spare threads to each image's rows.
         let threads = max(1, jobs / workers)
-        let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < records.count else { break }
-                perform(records[index], threads: threads)
-            }
-        }
+        WorkQueue.forEach(records.count, workers: workers) { index in perform(records[index], threads: threads) }
         return merged.withLock { $0 }
     }
 
