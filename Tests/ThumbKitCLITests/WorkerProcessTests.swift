@@ -31,7 +31,8 @@ struct WorkerProcessTests {
             let full = try workspace.image("icons/full.png", side: 16, seed: 2)
             var pictures: [ImageRef] = []
             for index in 0..<bugs {
-                pictures.append(try ImageRef.load(path: try workspace.image("img/\(index).png", side: side, seed: index)))
+                pictures.append(
+                    try ImageRef.load(path: try workspace.image("img/\(index).png", side: side, seed: index)))
             }
             for name in ["c.sqlite", "ref.sqlite"] {
                 let store = try CatalogStore(path: workspace.path(name))

@@ -41,7 +41,10 @@ struct OutputFormatMigrationTests {
             }
             before = try old.read { try $0.outputs() }
             let webp = catalogError { try old.write { _ = try $0.upsertOutput(Self.values(bugs[0].ref, "w", .webp)) } }
-            if case .constraint = webp {} else { Issue.record("version 4 took a WebP row: \(String(describing: webp))") }
+            if case .constraint = webp {
+            } else {
+                Issue.record("version 4 took a WebP row: \(String(describing: webp))")
+            }
         }
         let store = try CatalogStore(path: path)
         #expect(try store.schemaVersion() == CatalogStore.latestSchemaVersion)

@@ -63,7 +63,8 @@ struct SitePictureTests {
         let imgSrc = try #require(picture.range(of: #"src=""#)).upperBound
         #expect(picture[imgSrc...].prefix(while: { $0 != "\"" }).hasSuffix(".jpg"))
         var formats: [ImageFormat] = []
-        for link in reader.links + reader.srcsets.flatMap({ $0.split(separator: ",").map { String($0.split(separator: " ")[0]) } })
+        for link in reader.links
+            + reader.srcsets.flatMap({ $0.split(separator: ",").map { String($0.split(separator: " ")[0]) } })
         where link.hasPrefix("../images/bugs/") {
             let path = siteDirectory + "/bugs/" + link
             let bytes = try #require(FileManager.default.contents(atPath: path), "\(link) is not in the site")

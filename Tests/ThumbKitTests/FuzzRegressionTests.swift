@@ -39,7 +39,9 @@ struct FuzzRegressionTests {
     func isRefusedWithoutACrash(_ file: URL) throws {
         let bytes = [UInt8](try Data(contentsOf: file))
         #expect(throws: DecodeError.self) { _ = try ImageDecoders.readHeader(bytes, path: file.path) }
-        let variants = [ResizeOptions(width: 64, height: 64, mode: .fill), ResizeOptions(width: 40, height: 30, mode: .fit)]
+        let variants = [
+            ResizeOptions(width: 64, height: 64, mode: .fill), ResizeOptions(width: 40, height: 30, mode: .fit),
+        ]
         #expect(throws: DecodeError.self) {
             _ = try Thumbnailer.render(bytes, path: file.path, variants: variants, decode: DecodeOptions())
         }
