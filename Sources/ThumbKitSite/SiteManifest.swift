@@ -122,9 +122,9 @@ struct SiteFolder: Sendable {
     }
 
     /// Removes the site's own temporary files left by a killed run: in the folder of each path
-    /// of `targets`, only `.<name>.tmp-<pid>-<n>` (as `FileIO.writeAtomically` and the image
-    /// linking name them) where `<name>` is that path's file name, and only when the writer's
-    /// process is gone or the file is older than `OutputFolder.staleTempAge`. Returns how many
+    /// of `targets`, only temporaries (``TemporaryFileName``, as `FileIO.writeAtomically` and the
+    /// image linking name them) of that path's file name, and only when the writer was a process
+    /// of this host that is gone or the file is older than `OutputFolder.staleTempAge`. Returns how many
     /// were removed.
     @discardableResult
     func removeOwnTemporaries(for targets: Set<String>, now: Date = Date()) -> Int {
@@ -138,28 +138,18 @@ struct SiteFolder: Sendable {
             let path = folder.isEmpty ? root : absolute(folder)
             guard let items = try? FileManager.default.contentsOfDirectory(atPath: path) else { continue }
             for item in items {
-                guard let (name, pid) = Self.temporaryName(item), names.contains(name) else { continue }
+                guard let temporary = TemporaryFileName(parsing: item), names.contains(temporary.target) else {
+                    continue
+                }
                 let file = path + "/" + item
                 var info = stat()
                 guard lstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
                 let age = now.timeIntervalSince1970 - Double(info.st_mtim.tv_sec)
-                let writerGone = kill(pid, 0) != 0 && errno == ESRCH
+                let writerGone = temporary.writer == .gone
                 if writerGone || age > OutputFolder.staleTempAge, unlink(file) == 0 { count += 1 }
             }
         }
         return count
-    }
-
-    /// `(name, pid)` for `.<name>.tmp-<pid>-<n>` with decimal `pid` and `n`; nil otherwise.
-    static func temporaryName(_ item: String) -> (String, Int32)? {
-        guard item.hasPrefix("."), let marker = item.range(of: ".tmp-", options: .backwards) else { return nil }
-        let name = String(item[item.index(after: item.startIndex)..<marker.lowerBound])
-        let numbers = item[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
-        guard !name.isEmpty, numbers.count == 2,
-            numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }),
-            let pid = Int32(numbers[0]), pid > 0, UInt32(numbers[1]) != nil
-        else { return nil }
-        return (name, pid)
     }
 
     /// `path` with every symlink resolved, or nil when it does not exist.

@@ -106,7 +106,7 @@ struct SiteWriter {
             return
         }
         let name = (target as NSString).lastPathComponent
-        let temp = folder + "/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temp = folder + "/" + TemporaryFileName.make(for: name)
         if link(source, temp) == 0 {
             if rename(temp, target) == 0 {
                 written[relative] = hash

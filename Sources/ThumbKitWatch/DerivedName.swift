@@ -1,5 +1,6 @@
 import ThumbKit
 import ThumbKitCatalog
+
 /// File names the watcher makes from an inbox name (`<stem> (2).<ext>`, `<stem>.<hash>.<ext>`,
 /// `<name>.error.txt`), kept within the file system's limit of 255 bytes per name.
 ///
@@ -11,9 +12,9 @@ enum DerivedName {
     /// The longest file name Linux file systems allow, in bytes.
     static let maxBytes = 255
 
-    /// The longest name that `FileIO.writeAtomically` can write: its temporary file,
-    /// `.<name>.tmp-<pid>-<random>`, adds up to 24 bytes (a 7-digit pid, a 10-digit number).
-    static let maxAtomicBytes = maxBytes - 24
+    /// The longest name that `FileIO.writeAtomically` can write: its temporary file's name
+    /// (``TemporaryFileName``) adds up to 33 bytes (host tag, a 7-digit pid, a 10-digit number).
+    static let maxAtomicBytes = maxBytes - TemporaryFileName.maxAddedBytes
 
     /// `stem + suffix + "." + ext` (without the dot when `ext` is nil), in at most `limit` bytes.
     static func fit(stem: String, suffix: String = "", ext: String?, limit: Int = maxBytes) -> String {

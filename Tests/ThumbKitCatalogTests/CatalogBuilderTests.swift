@@ -146,9 +146,20 @@ struct CatalogBuilderTests {
         let orphan = try fixture.workspace.write("out/bugs/9-gone/bug-list.0000aaaa.jpg", [1, 2, 3])
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: orphan)
+        // Another host's temporaries (shared storage): a pid means nothing here, so only age
+        // marks one stale. A fresh one may be a live worker's file in flight and stays.
+        let otherHost = TemporaryFileName.localHost == "0badf00d" ? "0badf00e" : "0badf00d"
+        let inFlight = try fixture.workspace.write(
+            "out/bugs/1-potato-bug/.bug-list.jpg.tmp-\(otherHost)-999999999-1", [1, 2, 3])
+        let abandoned = try fixture.workspace.write(
+            "out/bugs/1-potato-bug/.bug-list.jpg.tmp-\(otherHost)-999999999-2", [1, 2, 3])
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -OutputFolder.staleTempAge - 60)], ofItemAtPath: abandoned)
         let report = fixture.builder().build()
         #expect(report.made == 0 && report.removed == 1)
         #expect(!FileManager.default.fileExists(atPath: temp))
+        #expect(FileManager.default.fileExists(atPath: inFlight))
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
         #expect(!FileManager.default.fileExists(atPath: orphan))
         #expect(!FileManager.default.fileExists(atPath: fixture.workspace.path("out/bugs/9-gone")))
     }

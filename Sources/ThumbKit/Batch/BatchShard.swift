@@ -42,11 +42,6 @@ public struct BatchShard: Sendable, Hashable, CustomStringConvertible {
 
     /// FNV-1a, 64 bits (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
     public static func fnv1a64<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
+        FNV1a.hash64(bytes)
     }
 }

@@ -71,7 +71,7 @@ public enum FileIO {
         if let reason = makeFolders(dir) {
             throw .write(path: path, reason: "cannot create folder \(dir): \(reason)")
         }
-        let temp = dir + "/." + name + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temp = dir + "/" + TemporaryFileName.make(for: name)
         let fd = PathBytes.withCString(temp) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         if fd < 0 { throw .write(path: path, reason: errnoText()) }
         var failure: String?

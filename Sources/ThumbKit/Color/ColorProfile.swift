@@ -5,12 +5,13 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
     /// The profile, exactly as embedded (reassembled from JPEG APP2 chunks, inflated from a PNG
     /// iCCP chunk) or as ThumbKit built it from PNG gAMA / cHRM chunks.
     public let data: [UInt8]
-    /// FNV-1a (64-bit) of `data`.
+    /// FNV-1a (64-bit) of `data`: cheap (a profile is a few kB), and only a cache key, never
+    /// trusted alone.
     public let digest: UInt64
 
     public init(iccData: [UInt8]) {
         self.data = iccData
-        self.digest = Self.fnv1a(iccData)
+        self.digest = FNV1a.hash64(iccData)
     }
 
     /// The ICC header's data colour space signature (bytes 16–19): `RGB `, `GRAY`, `CMYK`, …,
@@ -30,16 +31,6 @@ public struct ColorProfile: Sendable, Hashable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(digest)
-    }
-
-    /// FNV-1a, 64-bit: cheap (a profile is a few kB), and only a cache key, never trusted alone.
-    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x0000_0100_0000_01b3
-        }
-        return h
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ThumbKit
 
 #if canImport(Glibc)
     import Glibc
@@ -46,7 +47,7 @@ extension OutputFolder {
     func claim(catalogID: String) throws(CatalogError) -> Ownership {
         let current = ownership(catalogID: catalogID)
         guard current == .unclaimed else { return current }
-        let temp = absolute(".\(Self.markerName.dropFirst()).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let temp = absolute(TemporaryFileName.make(for: String(Self.markerName.dropFirst())))
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CatalogError.io(path: temp, reason: "cannot write the output folder's marker") }
         let bytes = Array(Self.markerText(catalogID).utf8)

@@ -99,9 +99,10 @@ package struct OutputFolder: Sendable {
         return removed
     }
 
-    /// Removes temporary files (`.<name>.tmp-<pid>-<n>`, as `FileIO.writeAtomically` names them)
-    /// anywhere below the output folder whose writer is gone: its process no longer exists, or
-    /// the file is older than `staleTempAge`. A concurrent build's files in flight are kept.
+    /// Removes temporary files (named as ``TemporaryFileName`` says, as `FileIO.writeAtomically`
+    /// names them) anywhere below the output folder whose writer is gone: a process of this host
+    /// that no longer exists, or the file is older than `staleTempAge` (the only test for another
+    /// host's files, whose pids mean nothing here). A concurrent build's files in flight are kept.
     /// Returns how many were removed.
     @discardableResult
     package func removeStrayTempFiles(now: Date = Date()) -> Int {
@@ -109,14 +110,8 @@ package struct OutputFolder: Sendable {
         var count = 0
         for relative in files(in: [""], includeHidden: true) {
             let name = (relative as NSString).lastPathComponent
-            guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { continue }
-            // Exactly `<pid>-<n>` after the marker, as `writeAtomically` writes it.
-            let numbers = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
-            guard numbers.count == 2,
-                numbers.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } })
-            else { continue }
-            let pid = Int32(numbers[0]) ?? 0
-            let writerGone = pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH)
+            guard let temporary = TemporaryFileName(parsing: name) else { continue }
+            let writerGone = temporary.writer == .gone
             let old = modificationDate(relative).map { now.timeIntervalSince($0) > Self.staleTempAge } ?? true
             if writerGone || old, unlink(absolute(relative)) == 0 { count += 1 }
         }

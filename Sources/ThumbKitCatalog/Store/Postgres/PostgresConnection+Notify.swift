@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import ThumbKit
 
 /// One `NOTIFY` received on a channel this connection listens to.
 struct PostgresNotification: Sendable, Hashable {
@@ -17,12 +18,7 @@ struct PostgresNotification: Sendable, Hashable {
 extension PostgresConnection {
     /// A stable 64-bit lock key for a name (FNV-1a over its UTF-8), the same in every process.
     static func advisoryKey(_ name: String) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return Int64(bitPattern: hash)
+        Int64(bitPattern: FNV1a.hash64(name.utf8))
     }
 
     /// Waits for the advisory lock `key` until the transaction ends (at most the lock timeout,
