@@ -72,6 +72,28 @@ struct BuildOwnershipTests {
         #expect(!FileManager.default.fileExists(atPath: fixture.out + "/" + orphan))
     }
 
+    @Test func aFolderLinkedIntoTheOutputFolderIsNeitherWalkedNorSwept() throws {
+        let fixture = try Fixture()
+        #expect(fixture.builder().build().failed == 0)
+        // A user's folder of files named exactly as outputs (and a dead writer's temporary),
+        // reached through a symbolic link where a record folder would be.
+        let names = ["bug-list.0123abcd.jpg", "bug-list.0123abcd@2x.jpg", ".bug-list.0123abcd.jpg.tmp-0-1"]
+        for name in names {
+            try fixture.workspace.write("elsewhere/" + name, text: "user data \(name)")
+            Self.age(fixture.workspace.path("elsewhere/" + name))
+        }
+        #expect(symlink(fixture.workspace.path("elsewhere"), fixture.out + "/bugs/9-gone") == 0)
+        #expect(
+            !OutputFolder(root: fixture.out).files(in: [""], includeHidden: true).contains {
+                $0.hasPrefix("bugs/9-gone")
+            })
+        let report = fixture.builder().build()
+        #expect(report.failed == 0 && report.removed == 0)
+        for name in names {
+            #expect(FileManager.default.fileExists(atPath: fixture.workspace.path("elsewhere/" + name)), "\(name)")
+        }
+    }
+
     @Test func aSourceLinkedIntoTheOutputFolderUnderAnOutputNameIsNeverSwept() throws {
         let fixture = try Fixture()
         #expect(fixture.builder().build().failed == 0)
