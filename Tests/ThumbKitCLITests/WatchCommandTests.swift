@@ -141,7 +141,10 @@ struct WatchCommandTests {
     func aWatcherKilledFromOutsideMidBatchEndsLikeAnUninterruptedRunAfterARestart(backend: CatalogBackend) throws {
         let reference = try WatchSite(backend: backend)
         try reference.dropCrashBatch()
-        #expect(try reference.start(["--settle", "0", "--once"]).exitStatus() == 1)
+        // Every default recipe for 29 files: past the usual 30 s on a busy machine running both
+        // backends' cases at once.
+        let once = 180.0
+        #expect(try reference.start(["--settle", "0", "--once"]).exitStatus(timeout: once) == 1)
 
         let site = try WatchSite(backend: backend)
         try site.dropCrashBatch()
@@ -149,7 +152,7 @@ struct WatchCommandTests {
         #expect(watcher.wait { !$0.paths(.ingested).isEmpty }, "\(watcher.stderr)")
         watcher.send(SIGKILL)
         #expect(watcher.exitStatus() == SIGKILL)
-        #expect(try site.start(["--settle", "0", "--once"]).exitStatus() != nil)
+        #expect(try site.start(["--settle", "0", "--once"]).exitStatus(timeout: once) != nil)
 
         let actual = try site.view()
         #expect(actual.problems.isEmpty, "\(actual.problems)")
