@@ -6,9 +6,12 @@ import ThumbKitCatalogTestSupport
 @testable import ThumbKitCatalog
 
 struct HistoryTests {
-    @Test func benchRunsAndResultsAreStoredAndListedNewestFirst() throws {
+    /// On both backends: a filter left out (nil) is a NULL that PostgreSQL must be told the type of.
+    @Test(arguments: CatalogBackend.all) func benchRunsAndResultsAreStoredAndListedNewestFirst(backend: CatalogBackend)
+        throws
+    {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let result = BenchResult(
             job: "jpeg-fill-88", tool: "thumbkit", imagesPerSecond: 25.5, megapixelsPerSecond: 180,
             wallMedianSeconds: 1.6, peakRSSBytes: 80 << 20, ssim: 0.93)
@@ -31,9 +34,11 @@ struct HistoryTests {
         #expect(history.first?.imagesPerSecond == 25.5 && history.first?.peakRSSBytes == 80 << 20)
     }
 
-    @Test func anIngestedFileIsRememberedByPathAndContent() throws {
+    /// On both backends: a filter left out (nil) is a NULL that PostgreSQL must be told the type of.
+    @Test(arguments: CatalogBackend.all) func anIngestedFileIsRememberedByPathAndContent(backend: CatalogBackend) throws
+    {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         try store.write { tx in
             try tx.recordIngest(path: "/in/a.jpg", sha256: "h1", record: nil, status: .pending)
             try tx.recordIngest(path: "/in/a.jpg", sha256: "h1", record: .bug(4), status: .imported)

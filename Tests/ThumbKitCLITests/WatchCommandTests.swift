@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 import ThumbKitTestSupport
 
 @testable import ThumbKitCLI
@@ -10,10 +11,12 @@ import ThumbKitTestSupport
     import Glibc
 #endif
 
-/// End-to-end runs of the real `thumbkit watch` binary on temporary inboxes.
+/// End-to-end runs of the real `thumbkit watch` binary on temporary inboxes, with the catalog on
+/// either backend.
 struct WatchCommandTests {
-    @Test(.tags(.realProcess)) func fiftyDroppedFilesBecomeRecordsDuplicatesAreSkippedAndBadOnesRejected() throws {
-        let site = try WatchSite(small: true)
+    @Test(.tags(.realProcess), arguments: CatalogBackend.all)
+    func fiftyDroppedFilesBecomeRecordsDuplicatesAreSkippedAndBadOnesRejected(backend: CatalogBackend) throws {
+        let site = try WatchSite(small: true, backend: backend)
         let watcher = try site.start(["--settle", "0.2", "-j", "2", "--recipes", "recipes.json"])
         try #require(watcher.waitUntilWatching(), "no 'watching' line: \(watcher.stderr)")
         var good: [String] = []
@@ -104,18 +107,21 @@ struct WatchCommandTests {
         }
     }
 
-    @Test(.tags(.realProcess, .kill), arguments: [("committed", 4, false), ("built", 6, false), ("moved", 3, true)])
-    func aWatcherKilledMidIngestEndsLikeAnUninterruptedRunAfterARestart(phase: String, count: Int, moveDone: Bool)
-        throws
-    {
+    @Test(
+        .tags(.realProcess, .kill),
+        arguments: CatalogBackend.all, [("committed", 4, false), ("built", 6, false), ("moved", 3, true)])
+    func aWatcherKilledMidIngestEndsLikeAnUninterruptedRunAfterARestart(
+        backend: CatalogBackend, killAt: (String, Int, Bool)
+    ) throws {
+        let (phase, count, moveDone) = killAt
         let options =
             ["--settle", "0", "-j", "1", "--recipes", "recipes.json"] + (moveDone ? ["--move-done", "done"] : [])
-        let reference = try WatchSite(small: true)
+        let reference = try WatchSite(small: true, backend: backend)
         try reference.dropCrashBatch()
         let uninterrupted = try reference.start(options + ["--once"])
         #expect(uninterrupted.exitStatus() == 1)  // Two files are rejected.
 
-        let site = try WatchSite(small: true)
+        let site = try WatchSite(small: true, backend: backend)
         try site.dropCrashBatch()
         let crashed = try site.start(options + ["--once", "--_crash-at", "\(phase):\(count)"])
         #expect(crashed.exitStatus() == SIGKILL)
@@ -131,28 +137,31 @@ struct WatchCommandTests {
         #expect(actual == expected)
     }
 
-    @Test(.tags(.realProcess, .kill)) func aWatcherKilledFromOutsideMidBatchEndsLikeAnUninterruptedRunAfterARestart()
-        throws
-    {
-        let reference = try WatchSite()
+    @Test(.tags(.realProcess, .kill), arguments: CatalogBackend.all)
+    func aWatcherKilledFromOutsideMidBatchEndsLikeAnUninterruptedRunAfterARestart(backend: CatalogBackend) throws {
+        let reference = try WatchSite(backend: backend)
         try reference.dropCrashBatch()
-        #expect(try reference.start(["--settle", "0", "--once"]).exitStatus() == 1)
+        // Every default recipe for 29 files: past the usual 30 s on a busy machine running both
+        // backends' cases at once.
+        let once = 180.0
+        #expect(try reference.start(["--settle", "0", "--once"]).exitStatus(timeout: once) == 1)
 
-        let site = try WatchSite()
+        let site = try WatchSite(backend: backend)
         try site.dropCrashBatch()
         let watcher = try site.start(["--settle", "0", "-j", "2"])
         #expect(watcher.wait { !$0.paths(.ingested).isEmpty }, "\(watcher.stderr)")
         watcher.send(SIGKILL)
         #expect(watcher.exitStatus() == SIGKILL)
-        #expect(try site.start(["--settle", "0", "--once"]).exitStatus() != nil)
+        #expect(try site.start(["--settle", "0", "--once"]).exitStatus(timeout: once) != nil)
 
         let actual = try site.view()
         #expect(actual.problems.isEmpty, "\(actual.problems)")
         #expect(actual == (try reference.view()))
     }
 
-    @Test(.tags(.realProcess)) func sigtermFinishesTheFilesInFlightAndExitsZero() throws {
-        let site = try WatchSite()
+    @Test(.tags(.realProcess), arguments: CatalogBackend.all)
+    func sigtermFinishesTheFilesInFlightAndExitsZero(backend: CatalogBackend) throws {
+        let site = try WatchSite(backend: backend)
         for index in 1...8 { try site.drop("bugs/Bug \(index).jpg", GeneratedImages.jpeg(seed: index)) }
         let watcher = try site.start(["--settle", "0", "-j", "2"])
         #expect(watcher.wait { !$0.paths(.ingested).isEmpty })
@@ -169,8 +178,10 @@ struct WatchCommandTests {
         #expect(summary.ingested == view.records.count)
     }
 
-    @Test(.tags(.realProcess, .kill)) func aSecondWatcherIsRefusedAndAKilledOnesLockIsTakenOver() throws {
-        let site = try WatchSite()
+    /// The lock is the inbox's (a file in it), whatever the catalog: also with a URL for one.
+    @Test(.tags(.realProcess, .kill), arguments: CatalogBackend.all)
+    func aSecondWatcherIsRefusedAndAKilledOnesLockIsTakenOver(backend: CatalogBackend) throws {
+        let site = try WatchSite(backend: backend)
         let first = try site.start([])
         try #require(first.waitUntilWatching(), "\(first.stderr)")
         let second = try site.start([])

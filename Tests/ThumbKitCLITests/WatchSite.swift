@@ -1,20 +1,34 @@
 import Foundation
 import Testing
 import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 import ThumbKitTestSupport
 
 @testable import ThumbKitSite
 @testable import ThumbKitWatch
 
-/// A temporary folder for one end-to-end watch test: `inbox/`, `catalog.sqlite` and `out/`
-/// beside it, removed when the value goes away.
+/// A temporary folder for one end-to-end watch test: `inbox/` and `out/`, and the catalog on
+/// `backend` (`catalog.sqlite` beside them, or a PostgreSQL schema of its own), removed when
+/// the value goes away.
 final class WatchSite {
     let root: String
     var inbox: String { root + "/inbox" }
+    /// The `--catalog` value: `catalog.sqlite` (relative to `root`, where the watcher runs), or
+    /// a URL whose search_path is the site's schema.
+    let catalog: String
+    /// Where `catalog` is, for reading it from the test.
+    let location: CatalogLocation
+    /// Holds the PostgreSQL schema (dropped with it).
+    private let scratch: TestWorkspace
 
     /// A site; `small` writes `recipes.json` with two tiny recipes (so debug builds stay quick).
-    init(small: Bool = false) throws {
+    init(small: Bool = false, backend: CatalogBackend = .sqlite) throws {
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("thumbkit-watch-\(UUID().uuidString)")
+        let scratch = try TestWorkspace()
+        let catalog = backend == .sqlite ? "catalog.sqlite" : try backend.catalog(in: scratch)
+        self.scratch = scratch
+        self.catalog = catalog
+        location = try CatalogLocation(parsing: backend == .sqlite ? root + "/catalog.sqlite" : catalog)
         try FileManager.default.createDirectory(atPath: root + "/inbox", withIntermediateDirectories: true)
         let recipes = """
             {"replaceDefaults": true, "recipes": [
@@ -27,10 +41,9 @@ final class WatchSite {
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
-    /// Starts `thumbkit watch inbox --catalog catalog.sqlite --out out --json <options>` in the site.
+    /// Starts `thumbkit watch inbox --catalog <catalog> --out out --json <options>` in the site.
     func start(_ options: [String]) throws -> WatchProcess {
-        try WatchProcess(
-            ["watch", "inbox", "--catalog", "catalog.sqlite", "--out", "out", "--json"] + options, in: root)
+        try WatchProcess(["watch", "inbox", "--catalog", catalog, "--out", "out", "--json"] + options, in: root)
     }
 
     /// Writes `bytes` at `relative` inside the inbox (folders made as needed) with one
@@ -64,7 +77,7 @@ final class WatchSite {
 
     /// The catalog and folders as a value two runs can be compared by.
     func view() throws -> CatalogView {
-        try CatalogView(catalog: root + "/catalog.sqlite", out: root + "/out", inbox: inbox)
+        try CatalogView(location: location, out: root + "/out", inbox: inbox)
     }
 }
 
@@ -94,8 +107,8 @@ struct CatalogView: Equatable, CustomStringConvertible {
     /// process is killed mid-write). Not part of equality.
     var hiddenLeftovers: [String] = []
 
-    init(catalog: String, out: String, inbox: String) throws {
-        let store = try CatalogStore(path: catalog)
+    init(location: CatalogLocation, out: String, inbox: String) throws {
+        let store = try CatalogStore(location: location)
         var referenced = Set<String>()
         try store.read { tx in
             categories = try tx.categories().map(\.name).sorted()

@@ -11,17 +11,23 @@ import ThumbKitTestSupport
 
 /// Several real `thumbkit build` and `thumbkit worker` processes sharing one catalog through its
 /// build queue, killed and stopped along the way; every end state is compared with one
-/// undisturbed `thumbkit build` of an identical catalog.
+/// undisturbed `thumbkit build` of an identical catalog, on either backend.
 struct WorkerProcessTests {
-    /// A workspace with two identical catalogs (`c.sqlite`, and `ref.sqlite` for the single
-    /// build to compare with): `bugs` bugs with pictures of their own, rating icons, and one
-    /// small recipe stored in both, so the builds stay quick.
+    /// A workspace with two identical catalogs on `backend` (`c.sqlite`, and `ref.sqlite` for
+    /// the single build to compare with; on PostgreSQL, a schema each): `bugs` bugs with
+    /// pictures of their own, rating icons, and one small recipe stored in both, so the builds
+    /// stay quick.
     final class Scene {
         let workspace: CLIWorkspace
+        /// Where the catalogs are: their files, or their PostgreSQL schemas (dropped with it).
+        let scratch: TestWorkspace
+        let backend: CatalogBackend
         let bugs: Int
 
-        init(bugs: Int, side: Int = 40) throws {
+        init(bugs: Int, side: Int = 40, backend: CatalogBackend) throws {
             workspace = try CLIWorkspace()
+            scratch = try TestWorkspace()
+            self.backend = backend
             self.bugs = bugs
             let recipes = try workspace.write(
                 "recipes.json",
@@ -35,7 +41,7 @@ struct WorkerProcessTests {
                     try ImageRef.load(path: try workspace.image("img/\(index).png", side: side, seed: index)))
             }
             for name in ["c.sqlite", "ref.sqlite"] {
-                let store = try CatalogStore(path: workspace.path(name))
+                let store = try scratch.store(name, backend: backend)
                 try store.write { tx in
                     for (index, picture) in pictures.enumerated() {
                         try tx.addBug(title: "Bug \(index)", rating: Rating.all[index % 11], image: picture)
@@ -48,15 +54,21 @@ struct WorkerProcessTests {
 
         func path(_ relative: String) -> String { workspace.path(relative) }
 
+        /// The `--catalog` value of catalog `name`: a file, or a URL whose search_path is its schema.
+        func catalog(_ name: String) throws -> String { try backend.catalog(name, in: scratch) }
+
+        /// Catalog `name`, opened in this process.
+        func store(_ name: String) throws -> CatalogStore { try scratch.store(name, backend: backend) }
+
         /// `thumbkit build` of catalog `name` into `out`, as JSON.
-        func buildArguments(_ name: String = "c.sqlite", out: String = "out") -> [String] {
-            ["build", "--catalog", path(name), "--out", path(out), "--json", "-j", "1"]
+        func buildArguments(_ name: String = "c.sqlite", out: String = "out") throws -> [String] {
+            try ["build", "--catalog", catalog(name), "--out", path(out), "--json", "-j", "1"]
         }
 
         /// The undisturbed single build of `ref.sqlite`.
         func referenceBuild() throws -> BuildReport {
             let run = try TestBinary.run(
-                buildArguments("ref.sqlite", out: "ref-out"), in: URL(fileURLWithPath: path("")))
+                try buildArguments("ref.sqlite", out: "ref-out"), in: URL(fileURLWithPath: path("")))
             #expect(run.status == 0, "\(run.stderr)")
             return try JSONDecoder().decode(BuildReport.self, from: Data(run.stdout.utf8))
         }
@@ -64,14 +76,14 @@ struct WorkerProcessTests {
         /// `thumbkit catalog export` of catalog `name` (run in the workspace: same relative paths).
         func export(_ name: String) throws -> String {
             let run = try TestBinary.run(
-                ["catalog", "export", "--catalog", path(name)], in: URL(fileURLWithPath: path("")))
+                try ["catalog", "export", "--catalog", catalog(name)], in: URL(fileURLWithPath: path("")))
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout
         }
 
         /// Every output row, as text (the app's strips are in no export).
         func rows(_ name: String) throws -> Set<String> {
-            let store = try CatalogStore(path: path(name))
+            let store = try self.store(name)
             return Set(try store.read { try $0.outputs() }.map { "\($0.record) \($0.path) \($0.bytes)" })
         }
 
@@ -80,7 +92,7 @@ struct WorkerProcessTests {
         func expectSameAsReference() throws {
             #expect(try export("c.sqlite") == export("ref.sqlite"))
             #expect(try rows("c.sqlite") == rows("ref.sqlite"))
-            let store = try CatalogStore(path: path("c.sqlite"))
+            let store = try self.store("c.sqlite")
             #expect(try BuildQueue(store: store).entries() == [])
             #expect(try consistencyProblems(store: store, outputDirectory: path("out")) == [])
             #expect(BuildKillTests.builtFiles(path("out")) == Set(try store.read { try $0.outputs() }.map(\.path)))
@@ -98,13 +110,14 @@ struct WorkerProcessTests {
         }
     }
 
-    @Test(.tags(.realProcess)) func threeBuildsShareTheWorkAndAddUpToOneBuild() throws {
-        let scene = try Scene(bugs: 72)
+    @Test(.tags(.realProcess), arguments: CatalogBackend.all)
+    func threeBuildsShareTheWorkAndAddUpToOneBuild(backend: CatalogBackend) throws {
+        let scene = try Scene(bugs: 72, backend: backend)
         let reference = try scene.referenceBuild()
         #expect(reference.failed == 0 && reference.made == 33 + 72 * (2 + 3))
 
         // Three builds at once on one catalog and output folder, small batches, short leases.
-        let arguments = scene.buildArguments() + ["--batch", "2", "--lease", "2"]
+        let arguments = try scene.buildArguments() + ["--batch", "2", "--lease", "2"]
         // All three started before any is waited for (a dispatch pool of two cores would run
         // the third only after another had finished).
         let processes = try (0..<3).map { _ in try WatchProcess(arguments, in: scene.path("")) }
@@ -122,13 +135,14 @@ struct WorkerProcessTests {
         try scene.expectSameAsReference()
     }
 
-    @Test(.tags(.realProcess, .kill)) func aStoppedWorkerExitsZeroAndAKilledOnesRecordsAreTakenOver() throws {
+    @Test(.tags(.realProcess, .kill), arguments: CatalogBackend.all)
+    func aStoppedWorkerExitsZeroAndAKilledOnesRecordsAreTakenOver(backend: CatalogBackend) throws {
         // Pictures big enough that a record takes a while to build, so both workers are caught
         // with work left (tiny ones let the first worker finish all 60 before its SIGTERM).
-        let scene = try Scene(bugs: 60, side: 700)
+        let scene = try Scene(bugs: 60, side: 700, backend: backend)
         _ = try scene.referenceBuild()
-        let arguments = [
-            "worker", "--catalog", scene.path("c.sqlite"), "--out", scene.path("out"), "--json", "-j", "1",
+        let arguments = try [
+            "worker", "--catalog", scene.catalog("c.sqlite"), "--out", scene.path("out"), "--json", "-j", "1",
             "--batch", "2", "--lease", "1", "--poll", "0.2",
         ]
 
@@ -142,7 +156,7 @@ struct WorkerProcessTests {
         let summary = try JSONDecoder().decode(BuildReport.self, from: Data(stopped.stdout.utf8))
         #expect(summary.made > 0 && summary.failed == 0)
         let stoppedID = try #require(Self.lines(stopped, "started").first?["worker"])
-        let store = try CatalogStore(path: scene.path("c.sqlite"))
+        let store = try scene.store("c.sqlite")
         let afterStop = try BuildQueue(store: store).entries()
         #expect(!afterStop.isEmpty, "the worker finished everything before it was stopped")
         #expect(afterStop.allSatisfy { $0.workerID != stoppedID })
@@ -156,7 +170,7 @@ struct WorkerProcessTests {
 
         // …then a build takes them over and completes the catalog: nothing lost, nothing twice.
         let run = try TestBinary.run(
-            scene.buildArguments() + ["--lease", "1"], in: URL(fileURLWithPath: scene.path("")))
+            try scene.buildArguments() + ["--lease", "1"], in: URL(fileURLWithPath: scene.path("")))
         #expect(run.status == 0, "\(run.stderr)")
         let report = try JSONDecoder().decode(BuildReport.self, from: Data(run.stdout.utf8))
         #expect(report.failed == 0 && report.made > 0)

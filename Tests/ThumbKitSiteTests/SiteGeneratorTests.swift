@@ -50,9 +50,9 @@ final class PageReader: NSObject, XMLParserDelegate {
 struct SiteGeneratorTests {
     static let hostile = #"<script>alert("x")</script> & 'Bug' ../../etc"#
 
-    /// A built catalog with a hostile bug title and category, and its site.
-    static func site() throws -> (BuildFixture, String, SiteReport) {
-        let fixture = try BuildFixture(assets: true)
+    /// A built catalog on `backend` with a hostile bug title and category, and its site.
+    static func site(_ backend: CatalogBackend) throws -> (BuildFixture, String, SiteReport) {
+        let fixture = try BuildFixture(assets: true, backend: backend)
         let picture = try fixture.workspace.image("img/hostile.png", seed: 6)
         try fixture.store.write { tx in
             try tx.addBug(title: Self.hostile, rating: Rating(exactly: 4.5)!, image: try ImageRef.load(path: picture))
@@ -68,9 +68,11 @@ struct SiteGeneratorTests {
         return (fixture, siteDirectory, site)
     }
 
-    @Test func everyPageParsesAndEveryLinkAndImageResolvesToAFile() throws {
+    @Test(arguments: CatalogBackend.all) func everyPageParsesAndEveryLinkAndImageResolvesToAFile(
+        backend: CatalogBackend
+    ) throws {
         // Keep the fixture: its workspace goes with it.
-        let (fixture, siteDirectory, report) = try Self.site()
+        let (fixture, siteDirectory, report) = try Self.site(backend)
         defer { withExtendedLifetime(fixture) {} }
         let pages = OutputFolder(root: siteDirectory).files(in: [""], includeHidden: true).filter {
             $0.hasSuffix(".html")
@@ -96,8 +98,8 @@ struct SiteGeneratorTests {
         #expect(report.missing == [])
     }
 
-    @Test func titlesAreEscapedAndShownExactly() throws {
-        let (fixture, siteDirectory, _) = try Self.site()
+    @Test(arguments: CatalogBackend.all) func titlesAreEscapedAndShownExactly(backend: CatalogBackend) throws {
+        let (fixture, siteDirectory, _) = try Self.site(backend)
         let bug = try #require(try fixture.store.read { try $0.bug(title: Self.hostile) })
         let detail = try PageReader.read(siteDirectory + "/bugs/\(bug.id).html")
         #expect(detail.text.contains(Self.hostile))
@@ -111,8 +113,8 @@ struct SiteGeneratorTests {
         #expect(!html.contains("<script>"))
     }
 
-    @Test func imagesHaveEveryScaleInTheirSrcset() throws {
-        let (fixture, siteDirectory, _) = try Self.site()
+    @Test(arguments: CatalogBackend.all) func imagesHaveEveryScaleInTheirSrcset(backend: CatalogBackend) throws {
+        let (fixture, siteDirectory, _) = try Self.site(backend)
         defer { withExtendedLifetime(fixture) {} }
         let list = try PageReader.read(siteDirectory + "/bugs/index.html")
         // Each bug: a thumbnail and a rating strip, both @1x, @2x and @3x.
@@ -124,8 +126,10 @@ struct SiteGeneratorTests {
         #expect(food.srcsets.count == 1 && food.srcsets[0].contains("food-detail") && food.srcsets[0].hasSuffix(" 2x"))
     }
 
-    @Test func aSecondRunDropsPagesAndImagesNoLongerWanted() throws {
-        let (fixture, siteDirectory, first) = try Self.site()
+    @Test(arguments: CatalogBackend.all) func aSecondRunDropsPagesAndImagesNoLongerWanted(backend: CatalogBackend)
+        throws
+    {
+        let (fixture, siteDirectory, first) = try Self.site(backend)
         let bug = try #require(try fixture.store.read { try $0.bug(title: Self.hostile) })
         try fixture.store.write { _ = try $0.deleteBug(id: bug.id) }
         _ = fixture.builder().build()

@@ -13,9 +13,9 @@ import ThumbKitCatalogTestSupport
 /// The site folder's files that are not ThumbKit's survive every run: the manifest is the only
 /// proof of ownership, and every path (manifest entries, output rows) is checked before use.
 struct SiteSafetyTests {
-    /// A built catalog and a site folder path inside its workspace.
-    static func built() throws -> (BuildFixture, String) {
-        let fixture = try BuildFixture(assets: true)
+    /// A built catalog (on `backend`) and a site folder path inside its workspace.
+    static func built(_ backend: CatalogBackend = .sqlite) throws -> (BuildFixture, String) {
+        let fixture = try BuildFixture(assets: true, backend: backend)
         #expect(fixture.builder().build().failures == [])
         return (fixture, fixture.workspace.path("site"))
     }
@@ -84,8 +84,10 @@ struct SiteSafetyTests {
         #expect(FileManager.default.fileExists(atPath: site + "/bugs/index.html"))
     }
 
-    @Test func aFileNoLongerNeededIsRemovedAndOneChangedSinceIsKept() throws {
-        let (fixture, site) = try Self.built()
+    @Test(arguments: CatalogBackend.all) func aFileNoLongerNeededIsRemovedAndOneChangedSinceIsKept(
+        backend: CatalogBackend
+    ) throws {
+        let (fixture, site) = try Self.built(backend)
         _ = try Self.generate(fixture, site)
         let beetle = try #require(try fixture.store.read { try $0.bug(title: "Beetle") })
         let potato = try #require(try fixture.store.read { try $0.bug(title: "Potato Bug") })
@@ -163,8 +165,10 @@ struct SiteSafetyTests {
         for relative in others { #expect(Self.text(site + "/" + relative) == "t", "\(relative)") }
     }
 
-    @Test func anOutputRowWithAnUnsafePathIsSkippedAndNothingOutsideIsLinked() throws {
-        let (fixture, site) = try Self.built()
+    @Test(arguments: CatalogBackend.all) func anOutputRowWithAnUnsafePathIsSkippedAndNothingOutsideIsLinked(
+        backend: CatalogBackend
+    ) throws {
+        let (fixture, site) = try Self.built(backend)
         let secret = try fixture.workspace.write("data/secret.txt", text: "secret")
         let size = "secret".utf8.count
         let rows = try fixture.store.read { try $0.outputs() }.filter { $0.kind == .list }
@@ -217,14 +221,16 @@ struct SiteSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: site))
     }
 
-    @Test func datesAndSizesAreReadableWithMachineValuesForTheBrowser() throws {
+    @Test(arguments: CatalogBackend.all) func datesAndSizesAreReadableWithMachineValuesForTheBrowser(
+        backend: CatalogBackend
+    ) throws {
         #expect(SiteText.readableBytes(1) == "1 byte" && SiteText.readableBytes(999) == "999 bytes")
         #expect(SiteText.readableBytes(12_345) == "12.3 KB" && SiteText.readableBytes(999_960) == "1.0 MB")
         #expect(SiteText.readableBytes(4_100_000_000) == "4.1 GB")
         let date = try #require(Timestamp.date(from: "2026-12-01T19:08:27Z"))
         #expect(SiteText.readableDate(date) == "1 Dec 2026, 19:08 UTC")
 
-        let (fixture, site) = try Self.built()
+        let (fixture, site) = try Self.built(backend)
         _ = try Self.generate(fixture, site)
         let bug = try #require(try fixture.store.read { try $0.bug(title: "Potato Bug") })
         let html = try #require(Self.text(site + "/bugs/\(bug.id).html"))

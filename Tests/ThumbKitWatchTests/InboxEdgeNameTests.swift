@@ -62,13 +62,13 @@ struct InboxEdgeNameTests {
         #expect(tracker.readyPaths().map { Array($0.path.utf8) } == [Array(Self.nfd.utf8)])
     }
 
-    @Test func bothNormalisationsOfOneNameAreIngested() throws {
+    @Test(arguments: CatalogBackend.all) func bothNormalisationsOfOneNameAreIngested(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
         try workspace.write("inbox/" + Self.nfc, GeneratedImages.jpeg(width: 16, height: 12, seed: 1))
         try workspace.write("inbox/" + Self.nfd, GeneratedImages.jpeg(width: 16, height: 12, seed: 2))
         let names = try FileManager.default.contentsOfDirectory(atPath: workspace.path("inbox/bugs"))
         try #require(names.count == 2, "the file system merged the two names: \(names)")
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let (summary, events) = try runOnce(workspace, store: store)
         #expect(summary.ingested == 2, "\(events.map(\.text))")
         let titles = try store.bugs().map { Array($0.title.utf8) }
@@ -94,7 +94,9 @@ struct InboxEdgeNameTests {
         (bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { access($0.baseAddress!, F_OK) } == 0
     }
 
-    @Test func aBugNameThatIsNotUTF8IsIngestedAndShownEscaped() throws {
+    @Test(arguments: CatalogBackend.all) func aBugNameThatIsNotUTF8IsIngestedAndShownEscaped(backend: CatalogBackend)
+        throws
+    {
         let workspace = try TestWorkspace()
         try workspace.write("inbox/bugs/Good.jpg", GeneratedImages.jpeg(width: 16, height: 12, seed: 1))
         // `L\xFFa.jpg`: 0xFF is never part of UTF-8.
@@ -102,7 +104,7 @@ struct InboxEdgeNameTests {
         let bytes = GeneratedImages.jpeg(width: 16, height: 12, seed: 2)
         try writeRaw(raw, bytes)
 
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let (summary, events) = try runOnce(workspace, store: store)
         #expect(summary.ingested == 2, "\(events.map(\.text))")
         #expect(events.filter { $0.event == .ignored }.isEmpty, "\(events.map(\.text))")
@@ -125,7 +127,9 @@ struct InboxEdgeNameTests {
         #expect(again.ingested == 0)
     }
 
-    @Test func aFoodNameThatIsNotUTF8IsIngestedAndMovedWithItsExactBytes() throws {
+    @Test(arguments: CatalogBackend.all) func aFoodNameThatIsNotUTF8IsIngestedAndMovedWithItsExactBytes(
+        backend: CatalogBackend
+    ) throws {
         let workspace = try TestWorkspace()
         // `foods/Caf\xE9/\xE9t\xE9.jpg` in Latin-1: 0xE9 alone is not UTF-8.
         let relative: [UInt8] = Array("foods/Caf".utf8) + [0xE9, 0x2F, 0xE9, 0x74, 0xE9] + Array(".jpg".utf8)
@@ -134,7 +138,7 @@ struct InboxEdgeNameTests {
         let bytes = GeneratedImages.jpeg(width: 16, height: 12, seed: 4)
         try writeRaw(Array(workspace.path("inbox/").utf8) + relative, bytes)
 
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let log = Log()
         let ingestor = InboxIngestor(
             inbox: workspace.path("inbox"), store: store, outputDirectory: workspace.path("out"), recipes: Self.recipes,
@@ -166,9 +170,11 @@ struct InboxEdgeNameTests {
         DerivedName.cut(String(repeating: stem, count: bytes), toBytes: bytes - 4) + ".jpg"
     }
 
-    @Test func aRejectedFileWithANameNear255BytesGetsItsNoteEveryTime() throws {
+    @Test(arguments: CatalogBackend.all) func aRejectedFileWithANameNear255BytesGetsItsNoteEveryTime(
+        backend: CatalogBackend
+    ) throws {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let ingestor = InboxIngestor(
             inbox: workspace.path("inbox"), store: store, outputDirectory: workspace.path("out"), recipes: Self.recipes)
         let name = Self.longName(250, stem: "\u{E9}")
@@ -188,9 +194,11 @@ struct InboxEdgeNameTests {
         }
     }
 
-    @Test func moveDoneOntoALongNameThatIsTakenStillMovesTheFile() throws {
+    @Test(arguments: CatalogBackend.all) func moveDoneOntoALongNameThatIsTakenStillMovesTheFile(backend: CatalogBackend)
+        throws
+    {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let ingestor = InboxIngestor(
             inbox: workspace.path("inbox"), store: store, outputDirectory: workspace.path("out"), recipes: Self.recipes,
             moveDoneTo: workspace.path("done"))

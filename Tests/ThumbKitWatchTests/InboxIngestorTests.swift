@@ -6,17 +6,17 @@ import ThumbKitTestSupport
 @testable import ThumbKitCatalog
 @testable import ThumbKitWatch
 
-/// One inbox, catalog and output folder in a temporary workspace.
+/// One inbox, catalog (on `backend`) and output folder in a temporary workspace.
 private struct Inbox {
     let workspace: TestWorkspace
     let store: CatalogStore
     let ingestor: InboxIngestor
 
-    init(moveDone: Bool = false, outputIsAFile: Bool = false) throws {
+    init(_ backend: CatalogBackend, moveDone: Bool = false, outputIsAFile: Bool = false) throws {
         workspace = try TestWorkspace()
         try FileManager.default.createDirectory(atPath: workspace.path("inbox/bugs"), withIntermediateDirectories: true)
         if outputIsAFile { try workspace.write("out", text: "not a folder") }
-        store = try workspace.store()
+        store = try workspace.store(backend: backend)
         ingestor = InboxIngestor(
             inbox: workspace.path("inbox"), store: store, outputDirectory: workspace.path("out"),
             moveDoneTo: moveDone ? workspace.path("done") : nil)
@@ -35,8 +35,8 @@ private struct Inbox {
 }
 
 struct InboxIngestorTests {
-    @Test func aNewBugImageBecomesABugWithItsOutputs() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func aNewBugImageBecomesABugWithItsOutputs(backend: CatalogBackend) throws {
+        let inbox = try Inbox(backend)
         try inbox.drop("bugs/Potato Bug.jpg", GeneratedImages.jpeg(seed: 1))
         let events = inbox.ingestor.ingest("bugs/Potato Bug.jpg")
         #expect(events.map(\.event) == [.ingested])
@@ -51,16 +51,16 @@ struct InboxIngestorTests {
         #expect(row.first?.record == bug.ref)
     }
 
-    @Test func theSidecarGivesANewBugItsRating() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func theSidecarGivesANewBugItsRating(backend: CatalogBackend) throws {
+        let inbox = try Inbox(backend)
         try inbox.drop("bugs/Moth.json", Array(#"{"rating": 3.5}"#.utf8))
         try inbox.drop("bugs/Moth.png", GeneratedImages.png(seed: 2))
         #expect(inbox.ingestor.ingest("bugs/Moth.png").map(\.event) == [.ingested])
         #expect(try inbox.store.read { try $0.bug(title: "Moth") }?.rating == Rating(exactly: 3.5))
     }
 
-    @Test func aSidecarChangedLaterRatesTheExistingBug() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func aSidecarChangedLaterRatesTheExistingBug(backend: CatalogBackend) throws {
+        let inbox = try Inbox(backend)
         try inbox.drop("bugs/Moth.jpg", GeneratedImages.jpeg(seed: 2))
         _ = inbox.ingestor.ingest("bugs/Moth.jpg")
         try inbox.drop("bugs/Moth.json", Array(#"{"rating": 4}"#.utf8))
@@ -72,16 +72,18 @@ struct InboxIngestorTests {
         #expect(bad.first?.reason?.contains("rating 7") == true)
     }
 
-    @Test func aFoodImageCreatesItsCategory() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func aFoodImageCreatesItsCategory(backend: CatalogBackend) throws {
+        let inbox = try Inbox(backend)
         try inbox.drop("foods/Pasta/Penne.jpg", GeneratedImages.jpeg(seed: 3))
         #expect(inbox.ingestor.ingest("foods/Pasta/Penne.jpg").map(\.event) == [.ingested])
         #expect(try inbox.store.categories().map(\.name) == ["Pasta"])
         #expect(try inbox.store.foods().map(\.name) == ["Penne"])
     }
 
-    @Test func theSameBytesAgainAreSkippedWithoutChangingAnything() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func theSameBytesAgainAreSkippedWithoutChangingAnything(
+        backend: CatalogBackend
+    ) throws {
+        let inbox = try Inbox(backend)
         try inbox.drop("bugs/Moth.jpg", GeneratedImages.jpeg(seed: 4))
         _ = inbox.ingestor.ingest("bugs/Moth.jpg")
         let before = try inbox.store.read { try $0.bug(title: "Moth") }
@@ -94,8 +96,10 @@ struct InboxIngestorTests {
         #expect(statuses.sorted { $0.rawValue < $1.rawValue } == [.imported, .skipped])
     }
 
-    @Test func aNewVersionReplacesTheImageAndRegeneratesTheOutputs() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func aNewVersionReplacesTheImageAndRegeneratesTheOutputs(
+        backend: CatalogBackend
+    ) throws {
+        let inbox = try Inbox(backend)
         try inbox.drop("bugs/Moth.jpg", GeneratedImages.jpeg(seed: 5))
         _ = inbox.ingestor.ingest("bugs/Moth.jpg")
         let bug = try #require(try inbox.store.read { try $0.bug(title: "Moth") })
@@ -109,16 +113,18 @@ struct InboxIngestorTests {
     }
 
     @Test(
-        arguments: [
+        arguments: CatalogBackend.all,
+        [
             ("bugs/Text.jpg", Array("hello, not an image".utf8), "not a PNG or JPEG"),
             ("bugs/Empty.png", [], "empty file"),
             ("bugs/Cut.jpg", Array(GeneratedImages.jpeg(seed: 7).prefix(300)), nil),
             ("bugs/Signature.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], nil),
         ] as [(String, [UInt8], String?)])
-    func aBadFileIsRejectedWithItsReasonAndTheCatalogIsUntouched(path: String, bytes: [UInt8], reasonPart: String?)
-        throws
-    {
-        let inbox = try Inbox()
+    func aBadFileIsRejectedWithItsReasonAndTheCatalogIsUntouched(
+        backend: CatalogBackend, file: (String, [UInt8], String?)
+    ) throws {
+        let (path, bytes, reasonPart) = file
+        let inbox = try Inbox(backend)
         try inbox.drop(path, bytes)
         let events = inbox.ingestor.ingest(path)
         #expect(events.map(\.event) == [.rejected])
@@ -135,8 +141,8 @@ struct InboxIngestorTests {
         #expect(try inbox.store.read { try $0.ingestedFiles() }.map(\.status) == [.failed])
     }
 
-    @Test func aRejectedNameThatIsTakenGetsANumber() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func aRejectedNameThatIsTakenGetsANumber(backend: CatalogBackend) throws {
+        let inbox = try Inbox(backend)
         for _ in 0..<2 {
             try inbox.drop("bugs/Bad.jpg", Array("junk \(UUID())".utf8))
             _ = inbox.ingestor.ingest("bugs/Bad.jpg")
@@ -144,8 +150,10 @@ struct InboxIngestorTests {
         #expect(inbox.rejectedNames() == ["Bad (2).jpg", "Bad (2).jpg.error.txt", "Bad.jpg", "Bad.jpg.error.txt"])
     }
 
-    @Test func aFailedBuildUndoesTheNewRecordAndRejectsTheFile() throws {
-        let inbox = try Inbox(outputIsAFile: true)
+    @Test(arguments: CatalogBackend.all) func aFailedBuildUndoesTheNewRecordAndRejectsTheFile(backend: CatalogBackend)
+        throws
+    {
+        let inbox = try Inbox(backend, outputIsAFile: true)
         try inbox.drop("foods/Soup/Minestrone.jpg", GeneratedImages.jpeg(seed: 8))
         let events = inbox.ingestor.ingest("foods/Soup/Minestrone.jpg")
         #expect(events.map(\.event) == [.rejected])
@@ -156,8 +164,10 @@ struct InboxIngestorTests {
         #expect(inbox.rejectedNames() == ["Minestrone.jpg", "Minestrone.jpg.error.txt"])
     }
 
-    @Test func moveDoneMovesTheSourceAndTheRecordPointsThere() throws {
-        let inbox = try Inbox(moveDone: true)
+    @Test(arguments: CatalogBackend.all) func moveDoneMovesTheSourceAndTheRecordPointsThere(backend: CatalogBackend)
+        throws
+    {
+        let inbox = try Inbox(backend, moveDone: true)
         try inbox.drop("foods/Pasta/Penne.jpg", GeneratedImages.jpeg(seed: 9))
         let events = inbox.ingestor.ingest("foods/Pasta/Penne.jpg")
         #expect(events.map(\.event) == [.ingested])
@@ -167,8 +177,10 @@ struct InboxIngestorTests {
         #expect(try inbox.store.foods().first?.image?.path == moved)
     }
 
-    @Test func anIngestLeftPendingByACrashIsRedoneWhenItsFileIsStillThere() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func anIngestLeftPendingByACrashIsRedoneWhenItsFileIsStillThere(
+        backend: CatalogBackend
+    ) throws {
+        let inbox = try Inbox(backend)
         let bytes = GeneratedImages.jpeg(seed: 10)
         try inbox.drop("bugs/Moth.jpg", bytes)
         let source = inbox.workspace.path("inbox/bugs/Moth.jpg")
@@ -188,8 +200,10 @@ struct InboxIngestorTests {
         #expect(!(try inbox.store.outputs(for: bug.ref)).isEmpty)
     }
 
-    @Test func anIngestLeftPendingWhoseFileVanishedIsUndone() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func anIngestLeftPendingWhoseFileVanishedIsUndone(backend: CatalogBackend)
+        throws
+    {
+        let inbox = try Inbox(backend)
         let source = inbox.workspace.path("inbox/bugs/Gone.jpg")
         let sha = ContentHash.sha256(of: GeneratedImages.jpeg(seed: 11))
         try inbox.store.write { tx in
@@ -216,8 +230,10 @@ struct InboxIngestorTests {
 /// A watcher killed inside `RejectedFolder.reject`, after the move and before the note's rename,
 /// leaves the file in `.rejected/` without its note and the note's temporary file beside it.
 struct RejectedNoteRepairTests {
-    @Test func aRestartWritesTheMissingNoteFromTheCatalogAndClearsTheTemporary() throws {
-        let inbox = try Inbox()
+    @Test(arguments: CatalogBackend.all) func aRestartWritesTheMissingNoteFromTheCatalogAndClearsTheTemporary(
+        backend: CatalogBackend
+    ) throws {
+        let inbox = try Inbox(backend)
         let bytes = Array("not an image".utf8)
         try inbox.drop("bugs/Cut.jpg", bytes)
         #expect(inbox.ingestor.ingest("bugs/Cut.jpg").map(\.event) == [.rejected])

@@ -23,12 +23,13 @@ private final class PhaseRecorder: WatchCrashPoints {
 
 /// The ingestor tells its crash points about each phase at the moment the kill tests rely on:
 /// `committed` with the row `pending` and no output yet, `moved` with the source gone from the
-/// inbox, `built` with the outputs made and the row still `pending`.
+/// inbox, `built` with the outputs made and the row still `pending`; on either backend.
 struct IngestPhaseTests {
-    @Test(arguments: [false, true]) func eachPhaseIsReachedOnceInOrderWithTheStateItNames(moveDone: Bool) throws {
+    @Test(arguments: CatalogBackend.all, [false, true])
+    func eachPhaseIsReachedOnceInOrderWithTheStateItNames(backend: CatalogBackend, moveDone: Bool) throws {
         let workspace = try TestWorkspace()
         try FileManager.default.createDirectory(atPath: workspace.path("inbox/bugs"), withIntermediateDirectories: true)
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let source = try workspace.write("inbox/bugs/Moth.jpg", GeneratedImages.jpeg(seed: 4))
         var ingestor = InboxIngestor(
             inbox: workspace.path("inbox"), store: store, outputDirectory: workspace.path("out"),
@@ -52,12 +53,13 @@ struct IngestPhaseTests {
         #expect(try store.read { try $0.ingestedFiles() }.map(\.status) == [.imported])
     }
 
-    @Test func aRejectedFileReachesNoPhase() throws {
+    @Test(arguments: CatalogBackend.all) func aRejectedFileReachesNoPhase(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
         try FileManager.default.createDirectory(atPath: workspace.path("inbox/bugs"), withIntermediateDirectories: true)
         try workspace.write("inbox/bugs/Broken.jpg", Array("not a picture".utf8))
         var ingestor = InboxIngestor(
-            inbox: workspace.path("inbox"), store: try workspace.store(), outputDirectory: workspace.path("out"))
+            inbox: workspace.path("inbox"), store: try workspace.store(backend: backend),
+            outputDirectory: workspace.path("out"))
         let recorder = PhaseRecorder { _ in "" }
         ingestor.crashPoints = recorder
         #expect(ingestor.ingest("bugs/Broken.jpg").map(\.event) == [.rejected])

@@ -7,7 +7,8 @@ import ThumbKitTestSupport
 @testable import ThumbKitCatalog
 @testable import ThumbKitWatch
 
-/// The watch loop in-process: bounded pending set, polling, stop requests, notices.
+/// The watch loop in-process: bounded pending set, polling, stop requests, notices; with the
+/// catalog on either backend where it is what the test looks at.
 struct WatchSessionTests {
     /// Two tiny recipes, so each ingest costs next to nothing.
     private static let recipes: RecipeBook = {
@@ -40,12 +41,14 @@ struct WatchSessionTests {
         }
     }
 
-    @Test func onceModeHandlesEveryFileEvenPastThePendingLimit() throws {
+    @Test(arguments: CatalogBackend.all) func onceModeHandlesEveryFileEvenPastThePendingLimit(backend: CatalogBackend)
+        throws
+    {
         let workspace = try TestWorkspace()
         for index in 1...12 {
             try workspace.write("inbox/bugs/Bug \(index).jpg", GeneratedImages.jpeg(width: 16, height: 12, seed: index))
         }
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let log = Log()
         let options = WatchOptions(settleSeconds: 0, jobs: 2, once: true, maxPending: 3)
         let summary = try session(workspace, options, store: store, control: WatchControl(), log: log).run()
@@ -58,10 +61,12 @@ struct WatchSessionTests {
     /// Each ingest builds one record and never walks the output folder, so the session clears
     /// dead writers' temporary files once, when it starts; the ingests themselves leave a new
     /// one alone.
-    @Test func aSessionRemovesStrayTemporariesWhenItStartsAndItsIngestsDoNot() throws {
+    @Test(arguments: CatalogBackend.all) func aSessionRemovesStrayTemporariesWhenItStartsAndItsIngestsDoNot(
+        backend: CatalogBackend
+    ) throws {
         let workspace = try TestWorkspace()
         try workspace.write("inbox/bugs/Moth 1.jpg", GeneratedImages.jpeg(width: 16, height: 12, seed: 1))
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let options = WatchOptions(settleSeconds: 0, jobs: 1, once: true)
         #expect(try session(workspace, options, store: store, control: WatchControl(), log: Log()).run().ingested == 1)
         let stray = "out/bugs/.bug-list.tmp-0-1"  // Process id 0 is never a writer.
@@ -75,13 +80,13 @@ struct WatchSessionTests {
         #expect(!FileManager.default.fileExists(atPath: workspace.path(stray)))
     }
 
-    @Test func aRestartScanOfHandledFilesIsSilent() throws {
+    @Test(arguments: CatalogBackend.all) func aRestartScanOfHandledFilesIsSilent(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
         for index in 1...3 {
             try workspace.write(
                 "inbox/foods/Soup/Soup \(index).png", GeneratedImages.png(width: 16, height: 12, seed: index))
         }
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let options = WatchOptions(settleSeconds: 0, jobs: 1, once: true)
         let first = try session(workspace, options, store: store, control: WatchControl(), log: Log()).run()
         #expect(first.ingested == 3)
@@ -103,10 +108,12 @@ struct WatchSessionTests {
         #expect(log.paths(.ignored).sorted() == [inbox + "/misc", inbox + "/notes.txt"])
     }
 
-    @Test func pollingFindsAFileDroppedAfterTheStartAndAStopEndsTheRun() throws {
+    @Test(arguments: CatalogBackend.all) func pollingFindsAFileDroppedAfterTheStartAndAStopEndsTheRun(
+        backend: CatalogBackend
+    ) throws {
         let workspace = try TestWorkspace()
         try FileManager.default.createDirectory(atPath: workspace.path("inbox"), withIntermediateDirectories: true)
-        let store = try workspace.store()
+        let store = try workspace.store(backend: backend)
         let log = Log()
         let control = try WatchControl()
         let session = try session(

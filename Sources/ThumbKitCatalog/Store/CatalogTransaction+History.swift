@@ -56,7 +56,8 @@ extension CatalogTransaction {
             SELECT r.run_id, r.job, r.tool, r.images_per_second, r.megapixels_per_second, r.wall_median_seconds,
                    r.peak_rss_bytes, r.ssim, r.corpus_digest, r.images, r.timed_runs
             FROM bench_results r JOIN bench_runs b ON b.id = r.run_id
-            WHERE (?1 IS NULL OR r.run_id = ?1) AND (?2 IS NULL OR r.job = ?2) AND (?3 IS NULL OR r.tool = ?3)
+            WHERE (CAST(?1 AS BIGINT) IS NULL OR r.run_id = ?1) AND (CAST(?2 AS TEXT) IS NULL OR r.job = ?2)
+              AND (CAST(?3 AS TEXT) IS NULL OR r.tool = ?3)
             ORDER BY b.date, b.id, r.id
             """,
             [runID.map { .integer($0) } ?? .null, .optional(job), .optional(tool)]
@@ -122,7 +123,8 @@ extension CatalogTransaction {
     /// Every file seen, optionally only those with `status`, oldest first.
     public func ingestedFiles(status: IngestedFile.Status? = nil) throws(CatalogError) -> [IngestedFile] {
         try db.query(
-            "SELECT \(Self.ingestColumns) WHERE (?1 IS NULL OR status = ?1) ORDER BY processed_at, id",
+            // The CAST gives PostgreSQL a type for a NULL that is only tested (see PostgresConnection.exec).
+            "SELECT \(Self.ingestColumns) WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) ORDER BY processed_at, id",
             [.optional(status?.rawValue)]
         ) { row throws(CatalogError) in try ingested(from: row) }
     }

@@ -1,0 +1,16 @@
+import Testing
+import ThumbKitCatalogTestSupport
+
+/// Says, as a skipped test of this target, when the PostgreSQL cases of its
+/// `CatalogBackend.all` tests are left out (the same note as ThumbKitCatalogTests', so a run
+/// of this target alone shows it too).
+struct CatalogBackendTests {
+    @Test(
+        .enabled(
+            if: CatalogBackend.postgresEnabled,
+            "THUMBKIT_TEST_POSTGRES_URL is not set: the PostgreSQL cases of every CatalogBackend.all test are left out"
+        ))
+    func postgresCasesRun() {
+        #expect(CatalogBackend.all == [.sqlite, .postgres])
+    }
+}
