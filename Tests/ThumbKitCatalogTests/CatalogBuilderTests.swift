@@ -164,6 +164,25 @@ struct CatalogBuilderTests {
         #expect(!FileManager.default.fileExists(atPath: fixture.workspace.path("out/bugs/9-gone")))
     }
 
+    /// Shared storage may be mounted at a different path on each host: rows are relative to the
+    /// output folder, so the same folder under another path is up to date, and nothing is lost.
+    @Test(arguments: CatalogBackend.all) func theOutputFolderMayBeMountedElsewhere(backend: CatalogBackend) throws {
+        let fixture = try Fixture(backend: backend)
+        let first = fixture.builder().build()
+        #expect(first.failed == 0 && first.made > 0)
+        let files = fixture.files()
+        let elsewhere = fixture.workspace.path("mnt/thumbs")
+        try FileManager.default.createDirectory(
+            atPath: fixture.workspace.path("mnt"), withIntermediateDirectories: true)
+        #expect(rename(fixture.out, elsewhere) == 0)
+        let again = CatalogBuilder(store: fixture.store, outputDirectory: elsewhere).build()
+        #expect(again.failed == 0 && again.made == 0 && again.removed == 0)
+        #expect(again.upToDate == first.made + first.upToDate)
+        #expect(
+            OutputFolder(root: elsewhere).files(in: [""], includeHidden: true).filter { $0 != OutputFolder.markerName }
+                == files)
+    }
+
     @Test(arguments: CatalogBackend.all) func aRecordWithoutAnImageLosesItsOutputs(backend: CatalogBackend) throws {
         let fixture = try Fixture(backend: backend)
         _ = fixture.builder().build()
