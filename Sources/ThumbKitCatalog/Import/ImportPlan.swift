@@ -35,6 +35,11 @@ struct ImportPlan {
         func problem(_ position: String, _ reason: String) {
             problems.append(.invalidRecord(path: position, reason: reason))
         }
+        // Each picture is read, checked and hashed once per import, however many records use
+        // it (a large file often shares a few pictures): by resolved path, the outcome of the
+        // first look, success or failure, stands for the whole import.
+        var looked = ImageLookups()
+        func image(_ given: String) -> Result<ImageRef, CatalogError> { looked.image(given, base: base) }
         // Settings first: food images are looked up in imagesDir.
         var imagesDir = storedImagesDir
         var imagesDirLabel = storedImagesDir ?? ""
@@ -58,7 +63,7 @@ struct ImportPlan {
         ]
         for (position, given, field) in iconFields {
             guard let given else { continue }
-            switch Self.image(given, base: base) {
+            switch image(given) {
             case .success(let ref): assets[keyPath: field] = ref.path
             case .failure(let error): problem(position, error.reason)
             }
@@ -109,7 +114,7 @@ struct ImportPlan {
             }
             var image: ImageRef?
             if let given = bug.image {
-                switch Self.image(given, base: base) {
+                switch looked.image(given, base: base) {
                 case .success(let ref): image = ref
                 case .failure(let error):
                     problem(position, error.reason)
@@ -145,9 +150,9 @@ struct ImportPlan {
             foodKeys[key] = position
             let found: Result<ImageRef, CatalogError>
             if let given = food.image {
-                found = Self.image(given, base: base)
+                found = image(given)
             } else if let imagesDir {
-                found = Self.image(named: food.name, in: imagesDir, label: imagesDirLabel)
+                found = looked.image(named: food.name, in: imagesDir, label: imagesDirLabel)
             } else {
                 found = .failure(
                     .notFound(path: position, reason: "no image given and no imagesDir to find '\(food.name)' in"))
@@ -164,10 +169,17 @@ struct ImportPlan {
     /// The image at `given` (relative to `base`), checked as `watch` checks an inbox file
     /// (`SourceImage`: a regular file within the limits that decodes) and hashed.
     static func image(_ given: String, base: String) -> Result<ImageRef, CatalogError> {
-        let path = PathResolution.resolve(given, against: base)
-        do {
-            return .success(try SourceImage.load(path: path))
-        } catch {
+        var once = ImageLookups()
+        return once.image(given, base: base)
+    }
+
+    /// `image(_:base:)`'s answer for a picture already loaded as `loaded`.
+    static func image(_ given: String, path: String, loaded: Result<ImageRef, CatalogError>) -> Result<
+        ImageRef, CatalogError
+    > {
+        switch loaded {
+        case .success(let ref): return .success(ref)
+        case .failure(let error):
             let reason = "image '\(given)': \(error.reason)"
             switch error {
             case .notFound: return .failure(.notFound(path: path, reason: reason))
@@ -180,6 +192,31 @@ struct ImportPlan {
     /// `<name>.png`, `.jpg` or `.jpeg` (or upper-case) in `folder`. A name that could leave the
     /// folder or name a hidden file (`/`, NUL, a leading `.`, an empty name) finds nothing.
     static func image(named name: String, in folder: String, label: String) -> Result<ImageRef, CatalogError> {
+        var once = ImageLookups()
+        return once.image(named: name, in: folder, label: label)
+    }
+}
+
+/// The pictures one import has loaded (`SourceImage.load`), by resolved path, and the answers
+/// `ImportPlan.image` gives from them.
+struct ImageLookups {
+    private var loaded: [String: Result<ImageRef, CatalogError>] = [:]
+
+    /// `ImportPlan.image(_:base:)`, loading each path once.
+    mutating func image(_ given: String, base: String) -> Result<ImageRef, CatalogError> {
+        let path = PathResolution.resolve(given, against: base)
+        if loaded[path] == nil {
+            do throws(CatalogError) {
+                loaded[path] = .success(try SourceImage.load(path: path))
+            } catch {
+                loaded[path] = .failure(error)
+            }
+        }
+        return ImportPlan.image(given, path: path, loaded: loaded[path]!)
+    }
+
+    /// `ImportPlan.image(named:in:label:)`, loading each path once.
+    mutating func image(named name: String, in folder: String, label: String) -> Result<ImageRef, CatalogError> {
         let missing = CatalogError.notFound(path: folder, reason: "no image named '\(name)' in \(label)")
         // No separators, no NUL, and no leading dot (no `..`, no hidden `.png` for an empty name).
         guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), !name.contains("\u{0}") else {

@@ -1,9 +1,9 @@
 import Foundation
 
 extension CatalogTransaction {
-    private static let bugColumns = "id, title, rating, image_path, image_sha256, created_at, updated_at"
+    static let bugColumns = "id, title, rating, image_path, image_sha256, created_at, updated_at"
 
-    private func bug(from row: CatalogRow) throws(CatalogError) -> Bug {
+    func bug(from row: CatalogRow) throws(CatalogError) -> Bug {
         let id = row.int(0)
         let ref = "bug \(id)"
         guard let rating = Rating(exactly: row.double(2)) else {

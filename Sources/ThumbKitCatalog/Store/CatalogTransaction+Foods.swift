@@ -53,12 +53,12 @@ extension CatalogTransaction {
 
     // MARK: Foods
 
-    private static let foodColumns = """
+    static let foodColumns = """
         f.id, f.category_id, c.name, f.name, f.image_path, f.image_sha256, f.created_at, f.updated_at
         FROM foods f JOIN categories c ON c.id = f.category_id
         """
 
-    private func food(from row: CatalogRow) throws(CatalogError) -> Food {
+    func food(from row: CatalogRow) throws(CatalogError) -> Food {
         let id = row.int(0)
         let image = row.optionalString(4).map { ImageRef(path: $0, sha256: row.optionalString(5) ?? "") }
         return Food(

@@ -1,9 +1,11 @@
 import CSQLite
 
-/// One compiled statement, finalized in `deinit`. Lives no longer than its connection's lock.
+/// One compiled statement, finalized in `deinit`. Used only under its connection's lock; kept
+/// between uses in the connection's `SQLiteStatementCache`, which the connection empties before
+/// it closes (so `connection` is unowned: the cache must not keep its connection alive).
 final class SQLiteStatement {
     let handle: OpaquePointer
-    private let connection: SQLiteConnection
+    private unowned let connection: SQLiteConnection
 
     init(handle: OpaquePointer, connection: SQLiteConnection) {
         self.handle = handle
@@ -11,6 +13,14 @@ final class SQLiteStatement {
     }
 
     deinit { sqlite3_finalize(handle) }
+
+    /// Readies the statement for its next use: back to the start (`sqlite3_reset`, which ends
+    /// any read it had open; its return repeats the last step's error, already thrown), and
+    /// every parameter NULL again.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
 
     /// Binds `values` to parameters 1…n. Text is bound with its exact UTF-8 length, so a string
     /// holding a NUL character round-trips.

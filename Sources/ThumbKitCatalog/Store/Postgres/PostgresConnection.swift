@@ -31,6 +31,8 @@ final class PostgresConnection: CatalogConnection {
     var dialect: CatalogDialect { .postgres }
     /// The channels `listen` subscribed to: `reconnect` listens to them again.
     var channels: [String] = []
+    /// The statements prepared in this session (emptied by `reconnect`).
+    private(set) var statements = PostgresStatementCache()
 
     /// Connects to `url`, which libpq reads as it is (`PG*` variables, `.pgpass`, `sslmode`,
     /// unix-socket hosts apply). Throws one clear line, classified as server unreachable,
@@ -75,6 +77,7 @@ final class PostgresConnection: CatalogConnection {
     func reconnect() throws(CatalogError) {
         PQreset(handle)
         depth = 0
+        statements.removeAll()
         guard PQstatus(handle) == CONNECTION_OK else {
             throw PostgresFailure.connectError(
                 String(cString: PQerrorMessage(handle)), location: location, secrets: secrets)
@@ -110,7 +113,8 @@ final class PostgresConnection: CatalogConnection {
     }
 
     /// Runs one statement with `values` bound to its `?` parameters (the extended protocol,
-    /// which takes one statement only, so no value can start a second one).
+    /// which takes one statement only, so no value can start a second one). A statement run
+    /// before with the same parameter types goes as a prepared one (`PostgresStatementCache`).
     func exec(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> PostgresResult {
         let (text, count) = PostgresPlaceholders.numbered(sql)
         guard count == values.count else {
@@ -143,8 +147,23 @@ final class PostgresConnection: CatalogConnection {
             }
         }
         let pointers = owned.map { UnsafePointer($0) }
-        let result = PQexecParams(handle, text, Int32(values.count), types, pointers, nil, nil, 0)
-        return try check(result, sql)
+        let key = PostgresStatementCache.Key(sql: text, types: types)
+        if let name = try preparedName(key, sql) {
+            return try check(PQexecPrepared(handle, name, Int32(values.count), pointers, nil, nil, 0), sql)
+        }
+        return try check(PQexecParams(handle, text, Int32(values.count), types, pointers, nil, nil, 0), sql)
+    }
+
+    /// The prepared statement to run `key` with: the one prepared before, one prepared now
+    /// (the second time `key` is seen), or nil to send it whole. A failure to prepare is the
+    /// statement's own error (the same the server gives when it is sent whole).
+    private func preparedName(_ key: PostgresStatementCache.Key, _ sql: String) throws(CatalogError) -> String? {
+        if let name = statements.name(for: key) { return name }
+        guard statements.shouldPrepare(key) else { return nil }
+        let name = statements.newName()
+        _ = try check(PQprepare(handle, name, key.sql, Int32(key.types.count), key.types), sql)
+        statements.add(key, name: name)
+        return name
     }
 
     /// A double as PostgreSQL's float8 input reads it back exactly.
