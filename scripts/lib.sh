@@ -84,5 +84,6 @@ BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev li
 # CMYK press profile (Ghostscript's default_cmyk.icc) in the colour tests; GNU time, through which
 # the bench measures each tool's own peak memory. The desktop tests run GIO (libglib2.0-bin),
 # gnome-desktop through PyGObject (python3-gi, gir1.2-gnomedesktop-3.0) and its bubblewrap sandbox.
+# Pillow (python3-pil) is the third decoder of the WebP outputs and the bench's Pillow peer.
 # shellcheck disable=SC2034
-TEST_PACKAGES="libvips-tools libgs-common time libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 bubblewrap webp libheif-examples libavif-bin"
+TEST_PACKAGES="libvips-tools libgs-common time libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 bubblewrap webp libheif-examples libavif-bin python3-pil"

@@ -24,6 +24,7 @@ public struct ToolRequirement: Sendable, Hashable, CustomStringConvertible {
         case program(String)
         case file(String)
         case python(module: String, version: String)
+        case pillow(feature: String)
     }
 
     let probe: Probe
@@ -49,13 +50,20 @@ public struct ToolRequirement: Sendable, Hashable, CustomStringConvertible {
         ToolRequirement(probe: .python(module: module, version: version), package: package)
     }
 
+    /// Pillow (`python3-pil`) imported by `/usr/bin/python3`, built with `feature`
+    /// (`PIL.features.check`: `webp`, `jpg`, `zlib`…).
+    public static func pillow(_ feature: String) -> ToolRequirement {
+        ToolRequirement(probe: .pillow(feature: feature), package: "python3-pil")
+    }
+
     /// The Debian packages of the programs the tests run (as `TEST_PACKAGES` in scripts/lib.sh).
     public static let packages = [
         "cwebp": "webp", "img2webp": "webp", "dwebp": "webp", "webpinfo": "webp",
         "heif-enc": "libheif-examples", "heif-info": "libheif-examples",
         "avifenc": "libavif-bin", "avifdec": "libavif-bin",
         "gio": "libglib2.0-bin", "bwrap": "bubblewrap", "vipsthumbnail": "libvips-tools",
-        "time": "time", "python3": "python3", "setpriv": "util-linux",
+        "time": "time", "python3": "python3", "setpriv": "util-linux", "mogrify": "imagemagick",
+        "gm": "graphicsmagick",
     ]
 
     /// `cwebp (webp)`.
@@ -64,6 +72,7 @@ public struct ToolRequirement: Sendable, Hashable, CustomStringConvertible {
         case .program(let name): "\(name) (\(package))"
         case .file(let path): "\(path) (\(package))"
         case .python(let module, let version): "/usr/bin/python3 with gi.repository.\(module) \(version) (\(package))"
+        case .pillow(let feature): "/usr/bin/python3 with Pillow's \(feature) support (\(package))"
         }
     }
 
@@ -123,6 +132,12 @@ public struct ToolRequirement: Sendable, Hashable, CustomStringConvertible {
             guard FileManager.default.isExecutableFile(atPath: python) else { return false }
             let program =
                 "import gi; gi.require_version('\(module)', '\(version)'); from gi.repository import \(module)"
+            let run = try? TestBinary.run(executable: URL(fileURLWithPath: python), ["-c", program])
+            return run?.status == 0
+        case .pillow(let feature):
+            let python = "/usr/bin/python3"
+            guard FileManager.default.isExecutableFile(atPath: python) else { return false }
+            let program = "import sys, PIL.features as f; sys.exit(0 if f.check('\(feature)') else 1)"
             let run = try? TestBinary.run(executable: URL(fileURLWithPath: python), ["-c", program])
             return run?.status == 0
         }

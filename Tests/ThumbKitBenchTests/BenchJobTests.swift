@@ -217,7 +217,7 @@ struct BenchJobTests {
     @Test func theIconsJobIsAThumbKitOnlyCatalogBuildOfItsOwnRunFolder() throws {
         let icons = try #require(BenchJob.named("icons"))
         #expect(icons.isEnabled && icons.isCatalogBuild && icons.sets.isEmpty)
-        #expect(BenchJob.enabled.map(\.name) == ["bug-thumb", "fit-256", "sharp-jpeg", "icons"])
+        #expect(BenchJob.enabled.map(\.name) == ["bug-thumb", "fit-256", "webp-256", "sharp-jpeg", "icons"])
         #expect(icons.resize == nil)
         // It runs on no corpus set, and no peer or floor builds a catalog.
         for set in BenchImageSet.allCases {

@@ -64,7 +64,8 @@ struct BenchCommandTests {
         (
             ["bench", "--job", "nope"],
             UsageError.invalidValue(
-                option: "--job", value: "nope", reason: "expected one of bug-thumb, fit-256, sharp-jpeg, icons")
+                option: "--job", value: "nope",
+                reason: "expected one of bug-thumb, fit-256, webp-256, sharp-jpeg, icons")
         ),
         (
             ["bench", "--runs", "0"],

@@ -6,12 +6,14 @@ Written the way a Pillow user would write it: JPEG shrink-on-load with ``Image.d
 the whole picture inside the box; it calls ``draft()`` itself), both with LANCZOS, and a
 ``multiprocessing`` pool of ``--jobs`` processes, one file per task. Never upscales in fit mode.
 
-Each input becomes OUT/<stem>.jpg, or OUT/<stem>.png with ``--format png``. JPEG output flattens
-transparency over white; PNG output keeps alpha. EXIF orientation is not applied (the peers are
+Each input becomes OUT/<stem>.jpg, or OUT/<stem>.png with ``--format png``, or OUT/<stem>.webp with
+``--format webp`` (lossy WebP at ``--quality``, Pillow's default method 4). JPEG output flattens
+transparency over white; PNG and WebP output keep alpha. EXIF orientation is not applied (the peers are
 run the same way on the same upright corpus).
 
     python3 pillow_thumb.py --size 88x88 --mode fill --quality 85 --out OUT --jobs 2 FILES...
     python3 pillow_thumb.py --width 720 --mode fit --quality 80 --out OUT FILES...
+    python3 pillow_thumb.py --size 256x256 --mode fit --format webp --quality 80 --out OUT FILES...
 
 Exit status: 0 when every file was written, 1 when any failed (each failure is printed to
 stderr as "pillow_thumb: <path>: <reason>"), 2 for bad arguments.
@@ -44,8 +46,8 @@ def parse_args(argv):
     box.add_argument("--size", type=parse_size, help="target box WxH")
     box.add_argument("--width", type=int, help="target width; height follows the aspect ratio")
     p.add_argument("--mode", choices=("fill", "fit"), default="fit")
-    p.add_argument("--quality", type=int, default=85, help="JPEG quality (default 85)")
-    p.add_argument("--format", choices=("jpeg", "png"), default="jpeg", help="output format")
+    p.add_argument("--quality", type=int, default=85, help="JPEG or WebP quality (default 85)")
+    p.add_argument("--format", choices=("jpeg", "png", "webp"), default="jpeg", help="output format")
     p.add_argument("--out", required=True, help="output folder (created if missing)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("files", nargs="+")
@@ -78,6 +80,13 @@ def thumbnail(task):
             stem = os.path.splitext(os.path.basename(path))[0]
             if fmt == "png":
                 result.save(os.path.join(out, stem + ".png"))
+            elif fmt == "webp":
+                # WebP holds RGB or RGBA: palette, grey and tRNS inputs are widened, alpha kept.
+                if result.mode != "RGBA" and (result.mode in ("LA", "PA") or "transparency" in result.info):
+                    result = result.convert("RGBA")
+                elif result.mode not in ("RGB", "RGBA"):
+                    result = result.convert("RGB")
+                result.save(os.path.join(out, stem + ".webp"), "WEBP", quality=quality)
             else:
                 if result.mode in ("RGBA", "LA", "P", "PA"):
                     rgba = result.convert("RGBA")

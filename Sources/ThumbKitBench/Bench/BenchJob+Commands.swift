@@ -10,23 +10,28 @@ extension BenchJob {
     ///
     /// These are the command lines verified against each tool's documentation and output:
     /// every tool gets the same box, quality and output format, in its natural batch mode on
-    /// all cores. `mogrify` and `gm mogrify` work on one core each, so the file list is split
-    /// over `{jobs}` processes; `vipsthumbnail` threads itself; Pillow's script forks `{jobs}`
-    /// workers. GraphicsMagick runs inside the set folder with bare names, because its
+    /// all cores. For WebP every tool encodes with libwebp at ``quality`` and its own default
+    /// effort (4 for ThumbKit, libvips and Pillow). `mogrify` and `gm mogrify` work on one core
+    /// each, so the file list is split over `{jobs}` processes; `vipsthumbnail` threads itself;
+    /// Pillow's script forks `{jobs}` workers. GraphicsMagick runs inside the set folder with bare names, because its
     /// `-output-directory` appends the input path.
     public func template(for tool: BenchTool, set: BenchImageSet) -> BenchCommandTemplate? {
         guard sets.contains(set), case .resize(let box) = kind else { return nil }
-        let jpegOut = outputFormat(for: set) == .jpeg
-        let ext = jpegOut ? "jpg" : "png"
+        let format = outputFormat(for: set)
+        let ext = format.fileExtension
         let q = String(quality)
+        // JPEG and WebP take the job's quality; JPEG also 4:2:0 for the magicks, and a white
+        // background where a fill flattens. PNG (and WebP) keep alpha.
+        let lossy = format != .png
+        let magickQuality = format == .jpeg ? ["-quality", q] + Self.chroma420 : lossy ? ["-quality", q] : []
         switch tool {
         case .thumbkit:
             return BenchCommandTemplate(
-                ["{thumbkit}", "thumb"] + box.thumbkitArguments + (jpegOut ? ["-q", q] : [])
+                ["{thumbkit}", "thumb"] + box.thumbkitArguments + (lossy ? ["-q", q] : [])
                     + ["-j", "{jobs}", "-o", "{out}/%s.\(ext)", "{files}"])
         case .vipsthumbnail:
-            var saveOptions = jpegOut ? ["Q=\(q)", "strip"] : ["strip"]
-            if case .fill = box { saveOptions.append("background=255") }
+            var saveOptions = lossy ? ["Q=\(q)", "strip"] : ["strip"]
+            if case .fill = box, format == .jpeg { saveOptions.append("background=255") }
             let crop = box.isFill ? ["--smartcrop", "centre"] : []
             return BenchCommandTemplate(
                 ["vipsthumbnail", "--size", box.vipsSize] + crop
@@ -35,18 +40,24 @@ extension BenchJob {
             if tool == .imagemagickHint && set != .jpeg { return nil }
             let hint = tool == .imagemagickHint ? ["-define", "jpeg:size=\(box.hintSize)"] : []
             return BenchCommandTemplate(
-                ["mogrify", "-path", "{out}"] + hint + box.magickOperations(imageMagick: true)
-                    + (jpegOut ? ["-quality", q] + Self.chroma420 : []) + ["-format", ext, "{files}"],
+                ["mogrify", "-path", "{out}"] + hint + box.magickOperations(imageMagick: true) + magickQuality
+                    + ["-format", ext, "{files}"],
                 distribution: .split)
         case .graphicsmagick:
             let hint = set == .jpeg ? ["-size", box.hintSize] : []
             return BenchCommandTemplate(
                 ["gm", "mogrify", "-output-directory", "{out}"] + hint + box.magickOperations(imageMagick: false)
-                    + (jpegOut ? ["-quality", q] + Self.chroma420 : []) + ["-format", ext, "{names}"],
+                    + magickQuality + ["-format", ext, "{names}"],
                 distribution: .split, inSetFolder: true)
         case .pillow:
+            let output: [String]
+            switch format {
+            case .png: output = ["--format", "png"]
+            case .webp: output = ["--format", "webp", "--quality", q]
+            default: output = ["--quality", q]
+            }
             return BenchCommandTemplate(
-                ["{python}", "{pillow}"] + box.pillowArguments + (jpegOut ? ["--quality", q] : ["--format", "png"])
+                ["{python}", "{pillow}"] + box.pillowArguments + output
                     + ["--jobs", "{jobs}", "--out", "{out}", "{files}"])
         case .djpegFloor:
             guard set == .jpeg else { return nil }

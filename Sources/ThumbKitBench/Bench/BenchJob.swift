@@ -7,8 +7,8 @@ import ThumbKitQuality
 /// The table (``all``): `bug-thumb` (fill-crop 88×88, a 44 pt thumbnail @2x, JPEG q85),
 /// `fit-256` (fit inside 256×256, JPEG q85, PNG out for the PNG set), `sharp-jpeg` (the
 /// workload of sharp's published performance page: 720 px wide, Lanczos3, JPEG q80; JPEG set
-/// only) and `icons` (the catalog build of the demo catalog, ThumbKit only: see
-/// ``BenchDemoCatalog``).
+/// only), `webp-256` (fit inside 256×256, WebP q80 with alpha kept, for both sets) and `icons`
+/// (the catalog build of the demo catalog, ThumbKit only: see ``BenchDemoCatalog``).
 public struct BenchJob: Sendable, Hashable {
     /// The box every tool is given.
     public enum Box: Sendable, Hashable {
@@ -37,23 +37,27 @@ public struct BenchJob: Sendable, Hashable {
     public let sets: [BenchImageSet]
     /// Resize or catalog build.
     public let kind: Kind
-    /// JPEG quality of the outputs.
+    /// Quality of the lossy outputs (JPEG or WebP).
     public let quality: Int
-    /// Whether a PNG input gives a PNG output (else every output is a JPEG).
+    /// The format written (JPEG or WebP), unless ``keepsPNG`` keeps a PNG input a PNG.
+    public let format: ImageFormat
+    /// Whether a PNG input gives a PNG output (else every output is in ``format``).
     public let keepsPNG: Bool
     /// Why the job cannot run in this build, or nil when it can.
     public let unavailableReason: String?
 
     public init(
-        name: String, summary: String, sets: [BenchImageSet], kind: Kind, quality: Int, keepsPNG: Bool = false,
-        unavailableReason: String? = nil
+        name: String, summary: String, sets: [BenchImageSet], kind: Kind, quality: Int, format: ImageFormat = .jpeg,
+        keepsPNG: Bool = false, unavailableReason: String? = nil
     ) {
         if case .resize = kind { precondition(!sets.isEmpty, "A resize job runs on at least one set.") }
+        precondition(format == .jpeg || format == .webp, "A job writes JPEG or WebP (PNG only through keepsPNG).")
         self.name = name
         self.summary = summary
         self.sets = sets
         self.kind = kind
         self.quality = quality
+        self.format = format
         self.keepsPNG = keepsPNG
         self.unavailableReason = unavailableReason
     }
@@ -72,7 +76,7 @@ public struct BenchJob: Sendable, Hashable {
 
     /// The format written for inputs of `set`.
     public func outputFormat(for set: BenchImageSet) -> ImageFormat {
-        keepsPNG && set == .png ? .png : .jpeg
+        keepsPNG && set == .png ? .png : format
     }
 
     /// The height that stands for "any height" in a width-only box, as `thumbkit thumb -s 720x`
@@ -111,6 +115,12 @@ public struct BenchJob: Sendable, Hashable {
         name: "fit-256", summary: "fit inside 256x256, JPEG q85 (PNG out for PNG in)", sets: [.jpeg, .png],
         kind: .resize(.fit(width: 256, height: 256)), quality: 85, keepsPNG: true)
 
+    /// `fit-256` in WebP at quality 80 (cwebp's, sharp's and ThumbKit's default), alpha kept: the
+    /// format of web thumbnails today, beside the peers' own WebP encoders (all libwebp).
+    public static let webp256 = BenchJob(
+        name: "webp-256", summary: "fit inside 256x256, WebP q80 (alpha kept)", sets: [.jpeg, .png],
+        kind: .resize(.fit(width: 256, height: 256)), quality: 80, format: .webp)
+
     /// The workload of sharp's published performance page.
     public static let sharpJPEG = BenchJob(
         name: "sharp-jpeg", summary: "720 px wide fit, Lanczos3, JPEG q80", sets: [.jpeg],
@@ -125,7 +135,7 @@ public struct BenchJob: Sendable, Hashable {
         sets: [], kind: .catalogBuild, quality: 85)
 
     /// Every job, in table order.
-    public static let all: [BenchJob] = [bugThumb, fit256, sharpJPEG, icons]
+    public static let all: [BenchJob] = [bugThumb, fit256, webp256, sharpJPEG, icons]
 
     /// The jobs that can run in this build.
     public static var enabled: [BenchJob] { all.filter(\.isEnabled) }
