@@ -11,7 +11,7 @@ extension CatalogBuilder {
     @discardableResult
     public func removeStrayTemporaries(now: Date = Date()) throws -> Int {
         var folder = OutputFolder(root: outputDirectory)
-        let catalogID = try store.write { try $0.catalogID() }
+        let catalogID = try store.catalogID()
         guard folder.ownership(catalogID: catalogID) == .own else { return 0 }
         let snapshot = try store.read { tx in
             (bugs: try tx.bugs(), foods: try tx.foods(), assets: try tx.assets())

@@ -91,7 +91,7 @@ public struct CatalogBuilder: Sendable {
         let full = records == nil || records!.contains(.app)
         do {
             try folder.create()
-            let catalogID = try store.write { try $0.catalogID() }
+            let catalogID = try store.catalogID()
             let snapshot = try store.read { tx in
                 full ? try BuildSnapshot.all(tx) : try BuildSnapshot.of(records ?? [], tx)
             }

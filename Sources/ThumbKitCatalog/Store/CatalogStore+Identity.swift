@@ -16,3 +16,14 @@ extension CatalogTransaction {
         return id
     }
 }
+
+extension CatalogStore {
+    /// The catalog's id (``CatalogTransaction/catalogID()``), read without the catalog's write
+    /// lock when it exists, which it does after the first build: every one-record build asks
+    /// for it, and on PostgreSQL a write transaction would serialise those with every worker's
+    /// claims and commits.
+    public func catalogID() throws -> String {
+        if let id = try read({ try $0.setting(CatalogTransaction.catalogIDKey) }) { return id }
+        return try write { try $0.catalogID() }
+    }
+}
