@@ -28,9 +28,17 @@ extension BuildWorker {
                 store: builder.store, outputDirectory: builder.outputDirectory, recipes: builder.recipes, jobs: 1))
         let state = LaneState(lanes: lanes)
         let wantsNotes = onNote != nil
+        // The threads hold the lane (and so the store) only through a box emptied before this
+        // returns: a `Thread` may keep its closure a little after it ends, and a store released
+        // late would close its database after the command ended (as `WorkQueue` does).
+        let box = Locked<BuildWorker?>(lane)
         for _ in 0..<lanes {
-            Thread.detachNewThread { lane.runLane(state, idle: idle, wantsNotes: wantsNotes) }
+            Thread.detachNewThread {
+                if let lane = box.withLock({ $0 }) { lane.runLane(state, idle: idle, wantsNotes: wantsNotes) }
+                state.laneEnded()
+            }
         }
+        defer { box.withLock { $0 = nil } }
         // Deliver what the lanes report, here, until every lane has ended.
         while let messages = state.nextMessages() {
             for message in messages {
@@ -46,7 +54,6 @@ extension BuildWorker {
 
     /// One lane: batches until it ends (see the type's notes) or a sibling failed.
     private func runLane(_ state: LaneState, idle: Duration, wantsNotes: Bool) {
-        defer { state.laneEnded() }
         do {
             while let generation = state.begin() {
                 let report: BuildReport?
