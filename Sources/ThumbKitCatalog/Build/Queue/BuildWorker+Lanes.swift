@@ -6,8 +6,8 @@ import ThumbKit
 /// waiting for the batch's slowest record before the next claim.
 ///
 /// Why: batches of `jobs` records built side by side end together, so every batch waits for its
-/// slowest record while the other jobs idle; a full build of the demo catalog (27 batches of
-/// one or two records on two cores) was about 10 % slower than the single pool of records it
+/// slowest record while the other jobs idle; a full build of the demo catalog (14 batches of
+/// two records on two cores) was about 10-15 % slower than the single pool of records it
 /// replaced. Lanes keep every job busy until the queue is empty, as that pool did.
 ///
 /// Nothing about the queue changes: every lane claims, renews, fences and settles under the
