@@ -61,7 +61,7 @@ public struct BuildWorker: Sendable {
     let crashPoints: (any BuildCrashPoints)?
     /// Failure lines that concern no one record (unreadable rating icons, a refused output
     /// folder), already reported by this worker: each build of a batch meets them again.
-    private let reportedShared = Locked(Set<String>())
+    private let reportedShared: Locked<Set<String>>
 
     public init(
         builder: CatalogBuilder, queue: BuildQueue, id: String = BuildWorker.newID(), options: Options = Options(),
@@ -73,6 +73,22 @@ public struct BuildWorker: Sendable {
         self.options = options
         self.clock = clock
         self.crashPoints = crashPoints
+        self.reportedShared = Locked([])
+    }
+
+    /// One lane of `worker`'s drain (`BuildWorker+Lanes`): the same id, queue, clock and crash
+    /// points, and the same record of shared failure lines already reported, with a builder of
+    /// its own and `batch` rows a claim.
+    init(lane worker: BuildWorker, batch: Int, builder: CatalogBuilder) {
+        self.builder = builder
+        self.queue = worker.queue
+        self.id = worker.id
+        var options = worker.options
+        options.batch = max(1, batch)
+        self.options = options
+        self.clock = worker.clock
+        self.crashPoints = worker.crashPoints
+        self.reportedShared = worker.reportedShared
     }
 
     /// `host:pid:random`.
@@ -170,11 +186,16 @@ public struct BuildWorker: Sendable {
 
     /// `thumbkit build`: batches until nothing is claimable and no other worker holds a live
     /// lease (a row another worker holds is waited for: it ends built, or its lease runs out
-    /// and it is claimed here).
+    /// and it is claimed here). A builder with more than one job drains in that many lanes,
+    /// each claiming and building on its own (`BuildWorker+Lanes`); the callbacks are made on
+    /// the calling thread either way.
     public func drain(
         idle: Duration = .milliseconds(200), onEvent: (Event) -> Void = { _ in },
         onFailure: (String) -> Void = { _ in }, onNote: ((String) -> Void)? = nil
     ) throws -> BuildReport {
+        if builder.jobs > 1 {
+            return try drain(lanes: builder.jobs, idle: idle, onEvent: onEvent, onFailure: onFailure, onNote: onNote)
+        }
         var total = BuildReport()
         while true {
             if let report = try runBatch(onEvent: onEvent, onFailure: onFailure, onNote: onNote) {
