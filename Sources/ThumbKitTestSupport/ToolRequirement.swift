@@ -62,8 +62,7 @@ public struct ToolRequirement: Sendable, Hashable, CustomStringConvertible {
         "heif-enc": "libheif-examples", "heif-info": "libheif-examples",
         "avifenc": "libavif-bin", "avifdec": "libavif-bin",
         "gio": "libglib2.0-bin", "bwrap": "bubblewrap", "vipsthumbnail": "libvips-tools",
-        "time": "time", "python3": "python3", "setpriv": "util-linux", "mogrify": "imagemagick",
-        "gm": "graphicsmagick",
+        "time": "time", "python3": "python3", "setpriv": "util-linux",
     ]
 
     /// `cwebp (webp)`.

@@ -3,6 +3,7 @@ import Testing
 import ThumbKit
 import ThumbKitCatalog
 import ThumbKitTestSupport
+
 @testable import ThumbKitWatch
 
 #if canImport(Glibc)
@@ -42,11 +43,13 @@ final class WatchProcess: Sendable {
         collect(outPipe.fileHandleForReading, into: stdoutText)
     }
 
-    /// Reads `handle` to its end on a background thread.
+    /// Reads `handle` to its end on a thread of its own: a blocking read on a shared dispatch
+    /// queue can wait for a free worker thread while the whole suite runs, and the child's
+    /// output was then not read by the time it had exited.
     private func collect(_ handle: FileHandle, into buffer: TextBuffer) {
         drained.enter()
         let group = drained
-        DispatchQueue.global().async {
+        let reader = Thread {
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }
@@ -54,6 +57,7 @@ final class WatchProcess: Sendable {
             }
             group.leave()
         }
+        reader.start()
     }
 
     /// The child's pid.
@@ -109,7 +113,7 @@ final class WatchProcess: Sendable {
             process.waitUntilExit()
             return nil
         }
-        _ = drained.wait(timeout: .now() + 5)
+        _ = drained.wait(timeout: .now() + 30)
         return process.terminationStatus
     }
 
