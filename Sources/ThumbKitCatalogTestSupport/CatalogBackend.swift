@@ -73,3 +73,14 @@ extension TestWorkspace {
         return url
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// Skips, visibly, a target's note test when the PostgreSQL cases of its
+    /// `CatalogBackend.all` tests are left out (THUMBKIT_TEST_POSTGRES_URL unset, not CI), so a
+    /// run of any one target says so.
+    public static var postgresCasesIncluded: Self {
+        .enabled(
+            if: CatalogBackend.postgresEnabled,
+            "THUMBKIT_TEST_POSTGRES_URL is not set: the PostgreSQL cases of every CatalogBackend.all test are left out")
+    }
+}

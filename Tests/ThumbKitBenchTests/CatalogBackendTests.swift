@@ -5,11 +5,7 @@ import ThumbKitCatalogTestSupport
 /// `CatalogBackend.all` tests are left out (the same note as ThumbKitCatalogTests', so a run
 /// of this target alone shows it too).
 struct CatalogBackendTests {
-    @Test(
-        .enabled(
-            if: CatalogBackend.postgresEnabled,
-            "THUMBKIT_TEST_POSTGRES_URL is not set: the PostgreSQL cases of every CatalogBackend.all test are left out"
-        ))
+    @Test(.postgresCasesIncluded)
     func postgresCasesRun() {
         #expect(CatalogBackend.all == [.sqlite, .postgres])
     }
