@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ThumbKit
 import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitCLI
 
@@ -10,21 +11,30 @@ import ThumbKitCatalog
 struct CatalogRemoveRenameTests {
     typealias Run = CatalogCLITests.Run
 
-    static func built() async throws -> (CLIWorkspace, [String]) {
+    /// A built catalog on `backend`: the workspace, the `--catalog … --out …` arguments, the
+    /// store, and the scratch workspace that holds the catalog (kept alive with it).
+    static func built(
+        _ backend: CatalogBackend
+    ) async throws -> (CLIWorkspace, [String], CatalogStore, TestWorkspace) {
         let workspace = try CLIWorkspace()
-        _ = await Run(["catalog", "import", try workspace.importFile(), "--catalog", workspace.path("c.sqlite")])
+        let scratch = try TestWorkspace()
+        let catalog = ["--catalog", try backend.catalog(in: scratch)]
+        _ = await Run(["catalog", "import", try workspace.importFile()] + catalog)
         // The same rating as bug 1, so the two share their rating strips.
-        _ = await Run(["catalog", "rate", "2", "3.5", "--no-build", "--catalog", workspace.path("c.sqlite")])
-        let build = await Run(["build"] + CatalogCLITests.paths(workspace))
+        _ = await Run(["catalog", "rate", "2", "3.5", "--no-build"] + catalog)
+        let paths = catalog + ["--out", workspace.path("out")]
+        let build = await Run(["build"] + paths)
         #expect(build.status == 0)
-        return (workspace, CatalogCLITests.paths(workspace))
+        return (workspace, paths, try scratch.store(backend: backend), scratch)
     }
 
     static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
-    @Test func removeDeletesTheRecordItsRowsAndItsOwnFilesOnly() async throws {
-        let (workspace, paths) = try await Self.built()
-        let store = try CatalogStore(path: workspace.path("c.sqlite"))
+    @Test(arguments: CatalogBackend.all) func removeDeletesTheRecordItsRowsAndItsOwnFilesOnly(backend: CatalogBackend)
+        async throws
+    {
+        let (workspace, paths, store, scratch) = try await Self.built(backend)
+        defer { withExtendedLifetime(scratch) {} }
         let mine = try store.outputs(for: .bug(1))
         let other = try store.outputs(for: .bug(2))
         let shared = Set(mine.map(\.path)).intersection(other.map(\.path))
@@ -45,9 +55,11 @@ struct CatalogRemoveRenameTests {
         #expect(build.status == 0 && build.stdout.hasPrefix("0 made, "))
     }
 
-    @Test func removeKeepsAFileReachedThroughALinkOrThatIsASourceWhateverTheRowsSay() async throws {
-        let (workspace, paths) = try await Self.built()
-        let store = try CatalogStore(path: workspace.path("c.sqlite"))
+    @Test(arguments: CatalogBackend.all) func removeKeepsAFileReachedThroughALinkOrThatIsASourceWhateverTheRowsSay(
+        backend: CatalogBackend
+    ) async throws {
+        let (workspace, paths, store, scratch) = try await Self.built(backend)
+        defer { withExtendedLifetime(scratch) {} }
         let rows = try store.outputs(for: .bug(1)).filter { $0.kind != .rating }
         // The record's folder becomes a link to a folder of someone else's files of the same names.
         let folder = (rows[0].path as NSString).deletingLastPathComponent
@@ -79,9 +91,11 @@ struct CatalogRemoveRenameTests {
         #expect(Self.exists(workspace.path("out/bugs/src/beetle.jpg")))
     }
 
-    @Test func renameRebuildsUnderTheNewNameAndLeavesNoOldFileBehind() async throws {
-        let (workspace, paths) = try await Self.built()
-        let store = try CatalogStore(path: workspace.path("c.sqlite"))
+    @Test(arguments: CatalogBackend.all) func renameRebuildsUnderTheNewNameAndLeavesNoOldFileBehind(
+        backend: CatalogBackend
+    ) async throws {
+        let (workspace, paths, store, scratch) = try await Self.built(backend)
+        defer { withExtendedLifetime(scratch) {} }
         let old = try store.outputs(for: .bug(1)).filter { $0.kind != .rating }
         let run = await Run(["catalog", "rename", "1", "Potato Beetle"] + paths)
         #expect(run.status == 0)
@@ -98,8 +112,10 @@ struct CatalogRemoveRenameTests {
         #expect(taken.status == 1 && taken.stderr == "thumbkit: bug 1: bug 2 already has this title\n")
     }
 
-    @Test func showFindsARecordByTitleAndListsTheCandidatesWhenSeveralMatch() async throws {
+    @Test(arguments: CatalogBackend.all)
+    func showFindsARecordByTitleAndListsTheCandidatesWhenSeveralMatch(backend: CatalogBackend) async throws {
         let workspace = try CLIWorkspace()
+        let scratch = try TestWorkspace()
         try workspace.image("img/a.png", seed: 1)
         let file = try workspace.write(
             "c.json",
@@ -107,7 +123,7 @@ struct CatalogRemoveRenameTests {
             {"categories": ["Pork"], "bugs": [{"title": "Potato Bug"}, {"title": "Beetle"}],
              "foods": [{"category": "Pork", "name": "Beetle", "image": "img/a.png"}]}
             """)
-        let catalog = ["--catalog", workspace.path("c.sqlite")]
+        let catalog = ["--catalog", try backend.catalog(in: scratch)]
         _ = await Run(["catalog", "import", file] + catalog)
         let exact = await Run(["catalog", "show", "Potato Bug"] + catalog)
         #expect(exact.status == 0 && exact.stdout.contains("  id       bug:1\n"))
