@@ -64,18 +64,6 @@ struct ModernFormatDecodeTests {
         #expect(parsed.bitDepth == 10)
     }
 
-    @Test(.needsCorpus, .needs(ModernFormatFixtures.tools), .tags(.corpus))
-    func wideGamutNclxWithoutICCIsAColourWarning() throws {
-        guard let fixtures = ModernFormatFixtures.require() else { return }
-        let p3 = fixtures.folder.appendingPathComponent("nclx-p3.avif").path
-        try CodecTools.mustRun(
-            "avifenc", ["-s", "9", "--cicp", "12/13/6", fixtures.folder.appendingPathComponent("photo.png").path, p3])
-        let decoded = try ImageDecoders.decodeFile(atPath: p3)
-        #expect(decoded.colorWarnings.contains { $0.contains("nclx colour primaries 12") }, "\(decoded.colorWarnings)")
-        // BT.709 nclx (what avifenc writes for an sRGB PNG) is sRGB: no warning.
-        #expect(try ImageDecoders.decode(try fixtures.bytes("deep10.avif"), path: "").colorWarnings.isEmpty)
-    }
-
     @Test func sniffingUsesBytesNeverNames() {
         func ftyp(_ major: String, _ compatible: [String]) -> [UInt8] {
             let body = Array(major.utf8) + [0, 0, 0, 0] + compatible.flatMap { Array($0.utf8) }

@@ -56,6 +56,31 @@ final class LittleCMS: Sendable {
 
     // MARK: - Profiles
 
+    /// A tone curve, as lcms builds it: linear light as a function of the encoded value, both 0…1.
+    enum ToneCurve: Hashable, Sendable {
+        /// `linear = encoded^exponent` (cmsBuildGamma).
+        case power(Double)
+        /// One of lcms's parametric curves (cmsBuildParametricToneCurve); type 4 is the
+        /// IEC 61966-2-1 form `linear = (a·e + b)^g` for `e ≥ d`, else `c·e`, parameters
+        /// `[g, a, b, c, d]`.
+        case parametric(type: Int32, parameters: [Double])
+        /// Linear light at evenly spaced encoded values from 0 to 1 (cmsBuildTabulatedToneCurveFloat).
+        case table([Float])
+
+        /// The IEC 61966-2-1 (sRGB) curve.
+        static let srgb = ToneCurve.parametric(
+            type: 4, parameters: [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])
+
+        /// The lcms curve (nil when lcms refuses the parameters); the caller frees it.
+        fileprivate func build(_ ctx: cmsContext) -> OpaquePointer? {
+            switch self {
+            case .power(let exponent): return cmsBuildGamma(ctx, exponent)
+            case .parametric(let type, let parameters): return cmsBuildParametricToneCurve(ctx, type, parameters)
+            case .table(let values): return cmsBuildTabulatedToneCurveFloat(ctx, UInt32(values.count), values)
+            }
+        }
+    }
+
     /// An RGB matrix/TRC profile from CIE xy chromaticities and a pure power-law tone curve
     /// (`encoded = linear^(1/exponent)`), serialised to ICC bytes; nil if lcms refuses the
     /// primaries (they must form a proper triangle around the white point).
@@ -63,14 +88,23 @@ final class LittleCMS: Sendable {
         white: (x: Double, y: Double), red: (x: Double, y: Double), green: (x: Double, y: Double),
         blue: (x: Double, y: Double), exponent: Double
     ) -> [UInt8]? {
+        rgbProfile(white: white, red: red, green: green, blue: blue, curve: .power(exponent))
+    }
+
+    /// An RGB matrix/TRC profile from CIE xy chromaticities and one tone curve for R, G and B,
+    /// serialised to ICC bytes; nil if lcms refuses the primaries or the curve.
+    func rgbProfile(
+        white: (x: Double, y: Double), red: (x: Double, y: Double), green: (x: Double, y: Double),
+        blue: (x: Double, y: Double), curve: ToneCurve
+    ) -> [UInt8]? {
         let (bytes, _) = withErrors { ctx -> [UInt8]? in
             var wp = cmsCIExyY(x: white.x, y: white.y, Y: 1)
             var primaries = cmsCIExyYTRIPLE(
                 Red: cmsCIExyY(x: red.x, y: red.y, Y: 1), Green: cmsCIExyY(x: green.x, y: green.y, Y: 1),
                 Blue: cmsCIExyY(x: blue.x, y: blue.y, Y: 1))
-            guard let curve = cmsBuildGamma(ctx, exponent) else { return nil }
-            defer { cmsFreeToneCurve(curve) }
-            var curves: [OpaquePointer?] = [curve, curve, curve]
+            guard let tone = curve.build(ctx) else { return nil }
+            defer { cmsFreeToneCurve(tone) }
+            var curves: [OpaquePointer?] = [tone, tone, tone]
             guard
                 let profile = curves.withUnsafeMutableBufferPointer({
                     cmsCreateRGBProfileTHR(ctx, &wp, &primaries, $0.baseAddress)

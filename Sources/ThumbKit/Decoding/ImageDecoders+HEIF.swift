@@ -2,7 +2,8 @@ import CThumbKit
 
 extension ImageDecoders {
     /// HEIC and AVIF through libheif: the primary image, 8-bit or 10/12-bit (reduced to 8 by
-    /// libheif), with alpha and an ICC profile when the file has them.
+    /// libheif), with alpha, converted to sRGB from its ICC profile or, without one, from its
+    /// nclx colour (`NclxColor`); an HDR (PQ, HLG) nclx transfer is refused as `.unsupported`.
     ///
     /// Orientation: libheif applies the `irot`/`imir` (and `clap`) properties while decoding and
     /// reports the size after them, and HEIF (ISO/IEC 23008-12) says a reader must ignore the
@@ -18,15 +19,11 @@ extension ImageDecoders {
             var exif: [UInt8]?
             var bitDepth: Int
             var imageCount: Int
-            /// The nclx profile's H.273 colour primaries and transfer (0: no nclx profile).
-            var nclx: (primaries: Int, transfer: Int) = (0, 0)
+            /// The nclx profile's H.273 colour primaries and transfer; nil without an nclx profile.
+            var nclx: NclxColor?
 
-            /// A colour warning when an nclx profile names a gamut other than sRGB's (BT.709 primaries,
-            /// or unspecified) and there is no ICC profile: the pixels are then taken as sRGB.
-            var nclxWarning: String? {
-                guard icc == nil, nclx.primaries != 0, ![1, 2].contains(nclx.primaries) else { return nil }
-                return "nclx colour primaries \(nclx.primaries) (not BT.709/sRGB) are not converted; taken as sRGB"
-            }
+            /// Why the pixels cannot be made sRGB (an HDR nclx transfer and no ICC profile), or nil.
+            var colorRefusal: String? { icc == nil ? nclx?.refusal : nil }
         }
 
         /// Reads the primary image's header with libheif (no pixels are decoded).
@@ -60,7 +57,8 @@ extension ImageDecoders {
                 header: header, icc: icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: iccSize)) },
                 exif: exif.map { [UInt8](UnsafeBufferPointer(start: $0, count: exifSize)) },
                 bitDepth: Int(raw.bit_depth), imageCount: Int(raw.image_count),
-                nclx: (Int(raw.nclx_primaries), Int(raw.nclx_transfer)))
+                nclx: raw.nclx_primaries == 0 && raw.nclx_transfer == 0
+                    ? nil : NclxColor(primaries: Int(raw.nclx_primaries), transfer: Int(raw.nclx_transfer)))
         }
 
         /// The header (orientation `.up`: see the type's note).
@@ -92,6 +90,7 @@ extension ImageDecoders {
             let parsed = try parse(data, format: format, path: path, limits: options.limits)
             let header = parsed.header
             try options.limits.check(width: header.width, height: header.height, path: path)
+            if let refusal = parsed.colorRefusal { throw .unsupported(path: path, reason: refusal) }
             try deadline.check(path: path)
             let count = header.width * header.height * 4
             var err = CodecMessage.buffer()
@@ -109,11 +108,11 @@ extension ImageDecoders {
                 if deadline.hasPassed { throw deadline.error(path: path) }
                 throw failure(CodecMessage.text(err), path: path)
             }
-            let color = ImageDecoders.manageEmbeddedColor(&pixels, icc: parsed.icc, options: options)
+            let source = SourceColor.heif(icc: parsed.icc, nclx: parsed.nclx)
+            let color = ColorManagement.convert(&pixels, kind: .rgb, source: source, options: options.color)
             return DecodedImage(
                 buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels), header: header,
-                scaleNumerator: 8, warnings: [], colorProfile: color.profile,
-                colorWarnings: color.warnings + (parsed.nclxWarning.map { [$0] } ?? []))
+                scaleNumerator: 8, warnings: [], colorProfile: color.profile, colorWarnings: color.warnings)
         }
 
         /// A libheif message as a `DecodeError`: its security limits are `.overLimit`,

@@ -59,8 +59,8 @@ extension ImageDecoders {
         }
     }
 
-    /// Colour management for a decoder that has its ICC profile in hand (WebP ICCP, HEIF
-    /// `colr` of type `prof`/`rICC`): converted to sRGB as `options.color` says; nil is sRGB.
+    /// Colour management for a decoder that has its ICC profile in hand (WebP ICCP): converted
+    /// to sRGB as `options.color` says; nil is sRGB.
     static func manageEmbeddedColor(
         _ pixels: inout [UInt8], icc: [UInt8]?, options: DecodeOptions
     ) -> ColorManagement.Outcome {
