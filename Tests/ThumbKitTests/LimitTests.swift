@@ -246,17 +246,16 @@ struct LimitTests {
     @Test(arguments: [ImageFormat.png, .jpeg])
     func theRowDecodersStopOnceTheDeadlineHasPassed(_ format: ImageFormat) throws {
         let data = try Self.encoded(format)
-        let header = try ImageDecoders.readHeader(data, path: "slow")
         var rows = 0
         let error = #expect(throws: DecodeError.self) {
             switch format {
             case .png:
                 _ = try ImageDecoders.PNG.decodeRows(
-                    data, path: "slow", header: header, options: DecodeOptions(), deadline: Self.passed
+                    ImageSource(data, path: "slow"), options: DecodeOptions(), deadline: Self.passed
                 ) { _ in rows += 1 }
             case .jpeg:
                 _ = try ImageDecoders.JPEG.decodeRows(
-                    data, path: "slow", options: DecodeOptions(), scaleNumerator: 8, deadline: Self.passed
+                    ImageSource(data, path: "slow"), options: DecodeOptions(), scaleNumerator: 8, deadline: Self.passed
                 ) { _ in rows += 1 }
             case .webp, .heic, .avif:
                 Issue.record("PNG and JPEG only: the others have no row decoder")

@@ -14,9 +14,8 @@ struct PNGRowDecodingTests {
     static func rows(_ data: [UInt8], path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError)
         -> (pixels: [UInt8], decoded: ImageDecoders.StreamedDecode)
     {
-        let header = try ImageDecoders.readHeader(data, path: path)
         var pixels: [UInt8] = []
-        let decoded = try ImageDecoders.PNG.decodeRows(data, path: path, header: header, options: options) {
+        let decoded = try ImageDecoders.PNG.decodeRows(ImageSource(data, path: path), options: options) {
             pixels += $0
         }
         return (pixels, decoded)

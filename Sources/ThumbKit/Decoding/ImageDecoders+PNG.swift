@@ -5,9 +5,9 @@ extension ImageDecoders {
     /// libpng's own RGBA8 rendering of the file (gAMA applied, 16-bit reduced, palette and tRNS
     /// expanded), the rendering its simplified API gives for `PNG_FORMAT_RGBA`.
     ///
-    /// Rows are the only decode path: ``decode(_:path:options:deadline:)`` is the sink that
-    /// keeps every row (and the one an interlaced file needs, since its passes revisit rows);
-    /// ``decodeRows(_:path:header:options:deadline:consume:)`` hands each row on and keeps none.
+    /// Rows are the only decode path: ``decode(_:options:deadline:)`` is the sink that keeps
+    /// every row (and the one an interlaced file needs, since its passes revisit rows);
+    /// ``decodeRows(_:options:deadline:consume:)`` hands each row on and keeps none.
     enum PNG {
         /// The header (no pixels), with the orientation of an `eXIf` chunk when there is one.
         static func readHeader(_ data: [UInt8], path: String) throws(DecodeError) -> ImageHeader {
@@ -28,12 +28,12 @@ extension ImageDecoders {
                 hasAlpha: raw.has_alpha != 0, isProgressive: raw.interlaced != 0, components: components)
         }
 
-        /// Reads the header, checks the limits, then decodes every row into a buffer of exactly
-        /// w×h×4 bytes, giving up once `deadline` has passed.
+        /// Checks the limits, then decodes every row into a buffer of exactly w×h×4 bytes, giving
+        /// up once `deadline` has passed.
         static func decode(
-            _ data: [UInt8], path: String, options: DecodeOptions, deadline: Deadline = .never
+            _ source: ImageSource, options: DecodeOptions, deadline: Deadline = .never
         ) throws(DecodeError) -> DecodedImage {
-            let header = try readHeader(data, path: path)
+            let (data, path, header) = (source.bytes, source.path, source.header)
             try options.limits.check(width: header.width, height: header.height, path: path)
             let stride = header.width * 4
             let count = stride * header.height
@@ -43,7 +43,7 @@ extension ImageDecoders {
                 // An interlaced file's passes each fill in only their own pixels of a row.
                 if header.isProgressive { dst.initialize(repeating: 0) }
                 do throws(DecodeError) {
-                    warning = try readRows(data, path: path, header: header, options: options, deadline: deadline) {
+                    warning = try readRows(source, options: options, deadline: deadline) {
                         passes, next in
                         for _ in 0..<passes {
                             for y in 0..<header.height {

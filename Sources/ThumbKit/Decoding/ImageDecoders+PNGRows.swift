@@ -10,13 +10,14 @@ extension ImageDecoders.PNG {
     /// - Precondition: the file is not interlaced (`header.isProgressive` is false): an
     ///   interlaced file's later passes fill in earlier rows, so it must be decoded whole.
     static func decodeRows(
-        _ data: [UInt8], path: String, header: ImageHeader, options: DecodeOptions, deadline: Deadline = .never,
+        _ source: ImageSource, options: DecodeOptions, deadline: Deadline = .never,
         consume: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(DecodeError) -> ImageDecoders.StreamedDecode {
+        let (data, path, header) = (source.bytes, source.path, source.header)
         precondition(!header.isProgressive, "Interlaced PNGs cannot be decoded row by row.")
         try options.limits.check(width: header.width, height: header.height, path: path)
         let color = ImageDecoders.colorConversion(data: data, format: .png, kind: pixelKind(header), options: options)
-        let warning = try readRows(data, path: path, header: header, options: options, deadline: deadline) {
+        let warning = try readRows(source, options: options, deadline: deadline) {
             _, next in
             ImageDecoders.pumpRows(
                 width: header.width, height: header.height, color: color, deadline: deadline,
@@ -25,8 +26,7 @@ extension ImageDecoders.PNG {
         return ImageDecoders.StreamedDecode(warnings: warning.isEmpty ? [] : [warning], color: color.outcome)
     }
 
-    /// The one libpng reader: opens `data` (which must stay put until it returns), lets `read`
-    /// take the rows, then closes it and turns every failure into a ``DecodeError``.
+    /// The one libpng reader: opens the source's bytes, lets `read` take the rows, then closes it and turns every failure into a ``DecodeError``.
     ///
     /// `read` gets the number of passes (1, or 7 when interlaced; each pass is `height` rows)
     /// and a `next` that decodes one row of `width * 4` bytes to the pointer it is given,
@@ -34,15 +34,16 @@ extension ImageDecoders.PNG {
     /// every row. Returns libpng's first warning ("" when none); a warning fails the decode
     /// only as `options.failsOn(warning:)` says.
     static func readRows(
-        _ data: [UInt8], path: String, header: ImageHeader, options: DecodeOptions, deadline: Deadline,
+        _ source: ImageSource, options: DecodeOptions, deadline: Deadline,
         read: (_ passes: Int, _ next: (UnsafeMutablePointer<UInt8>) -> String?) -> String?
     ) throws(DecodeError) -> String {
+        let (path, header) = (source.path, source.header)
         var err = CodecMessage.buffer()
         var warn = CodecMessage.buffer()
         var width: UInt32 = 0
         var height: UInt32 = 0
         var passes: Int32 = 0
-        return try data.withUnsafeBufferPointer { (src) throws(DecodeError) -> String in
+        return try source.bytes.withUnsafeBufferPointer { (src) throws(DecodeError) -> String in
             // libpng never stops on a warning here (0): `failsOn(warning:)` decides afterwards,
             // so a colour-profile warning is never fatal.
             guard
