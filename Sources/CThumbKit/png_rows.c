@@ -1,13 +1,19 @@
-// png_rows.c: a non-interlaced PNG decoded one RGBA8 row at a time (see CThumbKit.h).
+// png_rows.c: the one PNG pixel reader, handing out RGBA8 rows (see CThumbKit.h).
 //
-// Why: libpng's simplified API (png_image_finish_read) can only write a whole image, so a
-// 5120x2880 PNG needs a 59 MB buffer before the first pixel is resampled. These functions set
-// up libpng's low-level reader with the transforms png_image_finish_read chooses for
-// PNG_FORMAT_RGBA (libpng 1.6 pngread.c, png_image_read_direct, for 8-bit non-linear output)
-// and the same error, warning and chunk handling, then hand out rows one by one. The result is
-// byte-for-byte what tk_png_decode_rgba8_until gives (a test checks every decodable PngSuite file).
-// Interlaced files cannot be streamed (later passes fill in earlier rows): use
-// tk_png_decode_rgba8_until for those.
+// It is libpng's low-level reader over the caller's memory, set up with the transforms that
+// libpng's simplified API chooses for PNG_FORMAT_RGBA (libpng 1.6 pngread.c,
+// png_image_read_direct, for 8-bit non-linear output) and the same error, warning and chunk
+// handling, so every file decodes to libpng's own RGBA8 rendering (gAMA applied, 16-bit
+// reduced, palettes and tRNS expanded). Why not the simplified API itself: it writes only a
+// whole image (a 5120x2880 PNG would need 59 MB before the first pixel is resampled), reads
+// only from a FILE, and has no place to check a deadline.
+//
+// A non-interlaced file is read in one pass of `height` rows, each final. An interlaced file
+// is read in 7 passes of `height` rows each, into the same whole-image buffer: a pass writes
+// only its own pixels of a row (png_read_image does the same), so it cannot be streamed.
+//
+// The deadline is checked each time libpng asks for input (8 KB of IDAT at a time; zlib
+// inflates at most ~1032:1), so a decompression bomb inside one row is cut short too.
 //
 // setjmp: each entry point sets the state's jump buffer before it calls libpng, so a libpng
 // error always lands in the function that is running, never in a returned frame.
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct tk_png_rows {
     png_structp png;
@@ -32,7 +39,11 @@ struct tk_png_rows {
     int fail_on_warning;
     uint32_t width;
     uint32_t height;
-    uint32_t next_row;
+    int passes;
+    uint64_t rows_total;  // height * passes
+    uint64_t rows_read;
+    int failed;  // a row failed: nothing more can be read, and finish fails
+    uint64_t deadline_ns;  // CLOCK_MONOTONIC; 0: none
 };
 
 static void tk_rows_copy(char dst[TK_ERR_LEN], const char *msg) {
@@ -42,6 +53,13 @@ static void tk_rows_copy(char dst[TK_ERR_LEN], const char *msg) {
 
 static void tk_rows_read_fn(png_structp png, png_bytep out, size_t length) {
     struct tk_png_rows *r = (struct tk_png_rows *)png_get_io_ptr(png);
+    if (r->deadline_ns != 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec >= r->deadline_ns) {
+            png_error(png, "time limit exceeded");
+        }
+    }
     if (length > r->size - r->pos) png_error(png, "read beyond end of data");  // simplified API's words
     memcpy(out, r->data + r->pos, length);
     r->pos += length;
@@ -95,8 +113,9 @@ static void tk_rows_set_transforms(struct tk_png_rows *r) {
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_AS_DEFAULT, kept, (int)(sizeof(kept) / 5));
 }
 
-tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_warning, uint32_t *width,
-                               uint32_t *height, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
+tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_warning, uint64_t deadline_ns,
+                               uint32_t *width, uint32_t *height, int *passes, char warn[TK_ERR_LEN],
+                               char err[TK_ERR_LEN]) {
     tk_rows_copy(warn, "");
     tk_rows_copy(err, "");
     if (data == NULL || size == 0) {
@@ -111,6 +130,7 @@ tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_war
     r->data = data;
     r->size = size;
     r->fail_on_warning = fail_on_warning;
+    r->deadline_ns = deadline_ns;
     r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r, tk_rows_error_fn, tk_rows_warning_fn);
     if (r->png == NULL || (r->info = png_create_info_struct(r->png)) == NULL) {
         tk_rows_free(r);
@@ -125,12 +145,7 @@ tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_war
     png_set_read_fn(r->png, r, tk_rows_read_fn);
     png_set_benign_errors(r->png, 1);  // as png_image_read_header
     png_read_info(r->png, r->info);
-    if (png_get_interlace_type(r->png, r->info) != PNG_INTERLACE_NONE) {
-        tk_rows_copy(err, "interlaced PNG cannot be read row by row");
-        tk_rows_free(r);
-        return NULL;
-    }
-    // Like tk_png_decode_rgba8_until: a warning in the header is reported (or fatal) straight away.
+    // As the simplified API does: a warning in the header is reported (or fatal) straight away.
     if (r->warned) {
         tk_rows_copy(warn, r->warning);
         if (fail_on_warning) {
@@ -140,6 +155,7 @@ tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_war
         }
     }
     tk_rows_set_transforms(r);
+    r->passes = png_set_interlace_handling(r->png);
     png_read_update_info(r->png, r->info);
     if (png_get_rowbytes(r->png, r->info) != (size_t)png_get_image_width(r->png, r->info) * 4) {
         tk_rows_copy(err, "png_read_image: invalid transformations");
@@ -148,24 +164,27 @@ tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_war
     }
     r->width = png_get_image_width(r->png, r->info);
     r->height = png_get_image_height(r->png, r->info);
+    r->rows_total = (uint64_t)r->height * (uint64_t)r->passes;
     if (width != NULL) *width = r->width;
     if (height != NULL) *height = r->height;
+    if (passes != NULL) *passes = r->passes;
     return r;
 }
 
 int tk_png_rows_next(tk_png_rows *r, uint8_t *dst, size_t dst_size, char err[TK_ERR_LEN]) {
     tk_rows_copy(err, "");
-    if (r == NULL || dst == NULL || dst_size != (size_t)r->width * 4 || r->next_row >= r->height) {
+    if (r == NULL || dst == NULL || dst_size != (size_t)r->width * 4 || r->failed ||
+        r->rows_read >= r->rows_total) {
         tk_rows_copy(err, "invalid PNG row request");
         return -1;
     }
     if (setjmp(r->jump)) {
         tk_rows_copy(err, r->error);
-        r->next_row = r->height;  // nothing more can be read
+        r->failed = 1;
         return -1;
     }
     png_read_row(r->png, dst, NULL);
-    r->next_row += 1;
+    r->rows_read += 1;
     return 0;
 }
 
@@ -177,7 +196,10 @@ int tk_png_rows_finish(tk_png_rows *r, char warn[TK_ERR_LEN], char err[TK_ERR_LE
     }
     tk_rows_copy(warn, r->warned ? r->warning : "");
     int rc = 0;
-    if (r->next_row < r->height) {
+    if (r->failed) {
+        tk_rows_copy(err, r->error);
+        rc = -1;
+    } else if (r->rows_read < r->rows_total) {
         tk_rows_copy(err, "PNG rows left unread");
         rc = -1;
     } else if (r->warned && r->fail_on_warning) {

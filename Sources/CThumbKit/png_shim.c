@@ -1,25 +1,18 @@
 // png_shim.c: libpng 1.6 behind setjmp-safe, return-code functions (see CThumbKit.h).
 //
-// Reading uses two libpng APIs on purpose:
-// - the header comes from the low-level API (png_read_info over a memory reader), because only
-//   it reports bit depth, interlace and iCCP, and it stops before IDAT, so a 225000x225000
-//   file costs nothing;
-// - the pixels come from the simplified API (png_image_*), so every file decodes to exactly
-//   what libpng's own RGBA8 conversion gives (gAMA applied, 16-bit reduced, palettes and tRNS
-//   expanded).
-// Writing uses the low-level API because the simplified writer has no compression level.
-#define _GNU_SOURCE  // fopencookie: the decode reads memory through a FILE to check its deadline
+// Everything here is libpng's low-level API over memory:
+// - the header (png_read_info), which stops before IDAT, so a 225000x225000 file costs nothing;
+// - the colour and text chunks;
+// - writing, because the simplified writer has no compression level.
+// The pixels are read by png_rows.c.
 #include "CThumbKit.h"
 #include "png_common.h"
 
-#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <time.h>
 
 // Chunk memory limits for the header reader. libpng's compiled-in defaults (8 MB per chunk,
 // 1000 ancillary chunks) already bound text-chunk bombs; they are restated here so that the
@@ -126,127 +119,6 @@ int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, cha
     static const png_byte skipped[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0"
                                       "sBIT\0sCAL\0sPLT\0sRGB\0sTER\0tEXt\0tIME\0zTXt\0";
     return tk_png_read_info(data, size, skipped, (int)(sizeof(skipped) / 5), tk_png_take_header, out, err);
-}
-
-// MARK: - Decode (simplified API)
-
-// The simplified API has no progress callback, so the deadline is checked where libpng pulls
-// input: the bytes are served through a read-only stdio stream over the caller's memory
-// (fopencookie), whose read function refuses to go on once the deadline has passed. stdio asks
-// for 8 KB at a time; zlib inflates at most ~1032:1, so a check comes at least every ~8 MB of
-// pixels (a few tens of milliseconds here), bombs included.
-typedef struct {
-    const uint8_t *data;
-    size_t size;
-    size_t pos;
-    uint64_t deadline_ns;  // CLOCK_MONOTONIC; 0: none
-    int timed_out;
-} tk_png_source;
-
-static ssize_t tk_png_source_read(void *cookie, char *buf, size_t n) {
-    tk_png_source *s = (tk_png_source *)cookie;
-    if (s->deadline_ns != 0) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        if ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec >= s->deadline_ns) {
-            s->timed_out = 1;
-            errno = ETIMEDOUT;
-            return -1;
-        }
-    }
-    size_t left = s->size - s->pos;
-    if (n > left) n = left;
-    memcpy(buf, s->data + s->pos, n);
-    s->pos += n;
-    return (ssize_t)n;
-}
-
-// libpng's stdio reader says only "Read Error" when input runs out or the read fails; give the
-// reason the memory reader would have given instead.
-static void tk_png_read_failure(char err[TK_ERR_LEN], const char *message, FILE *file,
-                                const tk_png_source *source) {
-    if (source->timed_out) {
-        tk_copy_message(err, "time limit exceeded");
-    } else if (strcmp(message, "Read Error") == 0 && feof(file)) {
-        tk_copy_message(err, "read beyond end of data");
-    } else {
-        tk_copy_message(err, message);
-    }
-}
-
-static int tk_png_decode_stream(FILE *file, const tk_png_source *source, uint8_t *dst,
-                                size_t dst_size, int fail_on_warning, char warn[TK_ERR_LEN],
-                                char err[TK_ERR_LEN]);
-
-int tk_png_decode_rgba8_until(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
-                              int fail_on_warning, uint64_t deadline_ns, char warn[TK_ERR_LEN],
-                              char err[TK_ERR_LEN]) {
-    tk_copy_message(warn, "");
-    tk_copy_message(err, "");
-    if (data == NULL || size == 0) {
-        tk_copy_message(err, "Not a PNG file");
-        return -1;
-    }
-    tk_png_source source = {.data = data, .size = size, .pos = 0, .deadline_ns = deadline_ns};
-    cookie_io_functions_t io = {.read = tk_png_source_read};
-    FILE *file = fopencookie(&source, "r", io);
-    if (file == NULL) {
-        tk_copy_message(err, "out of memory");
-        return -1;
-    }
-    int rc = tk_png_decode_stream(file, &source, dst, dst_size, fail_on_warning, warn, err);
-    fclose(file);
-    return rc;
-}
-
-// The simplified-API decode proper, from an open stream.
-static int tk_png_decode_stream(FILE *file, const tk_png_source *source, uint8_t *dst,
-                                size_t dst_size, int fail_on_warning, char warn[TK_ERR_LEN],
-                                char err[TK_ERR_LEN]) {
-    png_image image;
-    memset(&image, 0, sizeof(image));
-    image.version = PNG_IMAGE_VERSION;
-
-    if (!png_image_begin_read_from_stdio(&image, file)) {
-        tk_png_read_failure(err, image.message, file, source);
-        png_image_free(&image);
-        return -1;
-    }
-    // The simplified API keeps the first warning in `message` with the WARNING bit set.
-    if ((image.warning_or_error & PNG_IMAGE_WARNING) != 0) {
-        tk_copy_message(warn, image.message);
-        if (fail_on_warning) {
-            tk_copy_message(err, image.message);
-            png_image_free(&image);
-            return -1;
-        }
-    }
-    image.format = PNG_FORMAT_RGBA;
-    // Colour management: a 16-bit file without gAMA, sRGB or iCCP is sRGB-encoded, as every
-    // browser shows it (the simplified API would otherwise take it as linear and brighten it).
-    image.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
-    size_t needed = PNG_IMAGE_SIZE(image);
-    if (dst == NULL || needed != dst_size) {
-        snprintf(err, TK_ERR_LEN, "output buffer holds %zu bytes, the image needs %zu", dst_size, needed);
-        png_image_free(&image);
-        return -1;
-    }
-    int had_warning = (image.warning_or_error & PNG_IMAGE_WARNING) != 0;
-    if (!png_image_finish_read(&image, NULL, dst, 0, NULL)) {
-        tk_png_read_failure(err, image.message, file, source);
-        png_image_free(&image);
-        return -1;
-    }
-    if (!had_warning && (image.warning_or_error & PNG_IMAGE_WARNING) != 0) {
-        tk_copy_message(warn, image.message);
-        if (fail_on_warning) {
-            tk_copy_message(err, image.message);
-            png_image_free(&image);
-            return -1;
-        }
-    }
-    png_image_free(&image);
-    return 0;
 }
 
 // MARK: - Colour chunks (low-level API)

@@ -55,7 +55,8 @@ public struct InboxIngestor: Sendable {
         self.absoluteInbox = PathResolution.resolve(trimmed, against: FileManager.default.currentDirectoryPath)
         self.store = store
         self.outputDirectory = outputDirectory
-        self.builder = CatalogBuilder(store: store, outputDirectory: outputDirectory, recipes: recipes, jobs: 1)
+        self.builder = CatalogBuilder(
+            store: store, outputDirectory: outputDirectory, recipes: recipes, jobs: 1, limits: limits)
         self.limits = limits
         self.moveDoneTo = moveDoneTo.map {
             PathResolution.resolve($0, against: FileManager.default.currentDirectoryPath)

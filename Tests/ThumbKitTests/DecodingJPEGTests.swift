@@ -31,7 +31,7 @@ struct DecodingJPEGTests {
     func shrinkOnLoadDecodesAtTheDCTScale(_ numerator: Int, _ width: Int, _ height: Int) throws {
         let data = try Self.gradientJPEG()
         let image = try ImageDecoders.JPEG.decode(
-            data, path: "g.jpg", options: DecodeOptions(), scaleNumerator: numerator)
+            ImageSource(data, path: "g.jpg"), options: DecodeOptions(), scaleNumerator: numerator)
         #expect(image.scaleNumerator == numerator)
         #expect(image.buffer.width == width && image.buffer.height == height)
         #expect(image.header.width == 100 && image.header.height == 60)
@@ -51,7 +51,8 @@ struct DecodingJPEGTests {
         guard TestCorpus.requireCorpus() else { return }
         let path = "jpeg/libjpeg-turbo/testorig.jpg"
         let data = try TestCorpus.bytes(of: path)
-        let image = try ImageDecoders.JPEG.decode(data, path: path, options: DecodeOptions(), scaleNumerator: numerator)
+        let image = try ImageDecoders.JPEG.decode(
+            ImageSource(data, path: path), options: DecodeOptions(), scaleNumerator: numerator)
         #expect(image.buffer.width == width && image.buffer.height == height)
         #expect(ImageDecoders.scaledLength(227, numerator: numerator) == width)
     }

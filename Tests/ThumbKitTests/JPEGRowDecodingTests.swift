@@ -15,7 +15,9 @@ struct JPEGRowDecodingTests {
         -> (pixels: [UInt8], decoded: ImageDecoders.StreamedDecode)
     {
         var pixels: [UInt8] = []
-        let decoded = try ImageDecoders.JPEG.decodeRows(data, path: path, options: options, scaleNumerator: numerator) {
+        let decoded = try ImageDecoders.JPEG.decodeRows(
+            ImageSource(data, path: path), options: options, scaleNumerator: numerator
+        ) {
             pixels += $0
         }
         return (pixels, decoded)
@@ -27,7 +29,8 @@ struct JPEGRowDecodingTests {
         for numerator in [1, 3, 8] {
             for options in [DecodeOptions(), DecodeOptions(failOnWarning: true)] {
                 let whole = Result { () throws(DecodeError) in
-                    try ImageDecoders.JPEG.decode(data, path: row.path, options: options, scaleNumerator: numerator)
+                    try ImageDecoders.JPEG.decode(
+                        ImageSource(data, path: row.path), options: options, scaleNumerator: numerator)
                 }
                 let streamed = Result { () throws(DecodeError) in
                     try Self.rows(data, path: row.path, numerator: numerator, options: options)

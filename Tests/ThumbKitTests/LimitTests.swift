@@ -168,14 +168,49 @@ struct LimitTests {
 
     @Test func libpngStopsAtItsNextReadOnceTheDeadlineHasPassed() throws {
         let data = try Self.encoded(.png)
-        var pixels = [UInt8](repeating: 0, count: 16 * 12 * 4)
         var err = CodecMessage.buffer()
         var warn = CodecMessage.buffer()
-        let rc = tk_png_decode_rgba8_until(
-            data, data.count, &pixels, pixels.count, 0, Self.passed.shimValue, &warn, &err)
-        #expect(rc == -1)
+        var width: UInt32 = 0, height: UInt32 = 0
+        var passes: Int32 = 0
+        // The header read is the first read: it is refused.
+        let late = tk_png_rows_begin(
+            data, data.count, 0, Self.passed.shimValue, &width, &height, &passes, &warn, &err)
+        #expect(late == nil)
         #expect(CodecMessage.text(err) == "time limit exceeded")
-        #expect(tk_png_decode_rgba8_until(data, data.count, &pixels, pixels.count, 0, 0, &warn, &err) == 0)
+        // The same call without a deadline starts.
+        let rows = try #require(tk_png_rows_begin(data, data.count, 0, 0, &width, &height, &passes, &warn, &err))
+        #expect(width == 16 && height == 12 && passes == 1)
+        var row = [UInt8](repeating: 0, count: 16 * 4)
+        for _ in 0..<12 { #expect(tk_png_rows_next(rows, &row, row.count, &err) == 0) }
+        #expect(tk_png_rows_finish(rows, &warn, &err) == 0)
+    }
+
+    @Test func libpngStopsInsideTheImageDataOnceTheDeadlineHasPassed() throws {
+        // Noise does not compress, so the image data is read 8 KB at a time, row after row.
+        var image = PixelBuffer(width: 512, height: 512)
+        var seed: UInt32 = 12345
+        for y in 0..<512 {
+            for x in 0..<512 {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                image[x, y] = RGBA(UInt8(seed >> 24), UInt8((seed >> 16) & 255), UInt8((seed >> 8) & 255))
+            }
+        }
+        let data = try ImageEncoders.encode(image, options: EncodeOptions(format: .png))
+        #expect(data.count > 500_000)
+        var err = CodecMessage.buffer()
+        var warn = CodecMessage.buffer()
+        var width: UInt32 = 0, height: UInt32 = 0
+        var passes: Int32 = 0
+        let deadline = Deadline(seconds: 0.2)
+        let rows = try #require(
+            tk_png_rows_begin(data, data.count, 0, deadline.shimValue, &width, &height, &passes, &warn, &err))
+        while !deadline.hasPassed { usleep(10_000) }
+        var row = [UInt8](repeating: 0, count: 512 * 4)
+        var read = 0
+        while read < 512, tk_png_rows_next(rows, &row, row.count, &err) == 0 { read += 1 }
+        #expect(read < 512)
+        #expect(CodecMessage.text(err) == "time limit exceeded")
+        #expect(tk_png_rows_finish(rows, &warn, &err) != 0)
     }
 
     @Test(arguments: [ImageFormat.png, .jpeg])
@@ -211,17 +246,16 @@ struct LimitTests {
     @Test(arguments: [ImageFormat.png, .jpeg])
     func theRowDecodersStopOnceTheDeadlineHasPassed(_ format: ImageFormat) throws {
         let data = try Self.encoded(format)
-        let header = try ImageDecoders.readHeader(data, path: "slow")
         var rows = 0
         let error = #expect(throws: DecodeError.self) {
             switch format {
             case .png:
                 _ = try ImageDecoders.PNG.decodeRows(
-                    data, path: "slow", header: header, options: DecodeOptions(), deadline: Self.passed
+                    ImageSource(data, path: "slow"), options: DecodeOptions(), deadline: Self.passed
                 ) { _ in rows += 1 }
             case .jpeg:
                 _ = try ImageDecoders.JPEG.decodeRows(
-                    data, path: "slow", options: DecodeOptions(), scaleNumerator: 8, deadline: Self.passed
+                    ImageSource(data, path: "slow"), options: DecodeOptions(), scaleNumerator: 8, deadline: Self.passed
                 ) { _ in rows += 1 }
             case .webp, .heic, .avif:
                 Issue.record("PNG and JPEG only: the others have no row decoder")

@@ -76,11 +76,11 @@ struct ProgressiveDeadlineTests {
         let options = DecodeOptions(limits: ImageLimits(maxSeconds: 1))
         #expect(throws: DecodeError.overLimit(path: "x.jpg", reason: "took longer than the time limit of 1 s")) {
             _ = try ImageDecoders.JPEG.decode(
-                data, path: "x.jpg", options: options, scaleNumerator: numerator, deadline: Self.passed)
+                ImageSource(data, path: "x.jpg"), options: options, scaleNumerator: numerator, deadline: Self.passed)
         }
         #expect(throws: DecodeError.overLimit(path: "x.jpg", reason: "took longer than the time limit of 1 s")) {
             _ = try ImageDecoders.JPEG.decodeRows(
-                data, path: "x.jpg", options: options, scaleNumerator: numerator, deadline: Self.passed,
+                ImageSource(data, path: "x.jpg"), options: options, scaleNumerator: numerator, deadline: Self.passed,
                 consume: { _ in })
         }
     }

@@ -36,7 +36,7 @@ struct ThumbnailerTests {
         let buffer: PixelBuffer
         let numerator: Int
         if header.format == .png {
-            buffer = try ImageDecoders.PNG.decode(data, path: path, options: DecodeOptions()).buffer
+            buffer = try ImageDecoders.PNG.decode(ImageSource(data, path: path), options: DecodeOptions()).buffer
             numerator = 8
         } else {
             numerator = ImageDecoders.scaleNumerator(forMinimumScale: scale)

@@ -30,16 +30,6 @@ typedef struct {
 /// than tRNS and iCCP are skipped unread, so a chunk that declares a huge length costs nothing.
 int tk_png_read_header(const uint8_t *data, size_t size, tk_png_header *out, char err[TK_ERR_LEN]);
 
-/// Decodes a whole PNG to 8-bit sRGB RGBA with straight alpha, exactly as libpng's simplified
-/// API does (`png_image_finish_read` with PNG_FORMAT_RGBA, which applies gAMA). `dst` holds
-/// width*height*4 bytes, rows top-down. `warn` receives the first libpng warning (empty if none);
-/// `fail_on_warning` turns a warning into a failure. `deadline_ns` is a CLOCK_MONOTONIC time in
-/// nanoseconds (0: none), checked each time libpng asks for more input (every 8 KB or so of
-/// compressed data). Past it the decode fails with "time limit exceeded".
-int tk_png_decode_rgba8_until(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
-                              int fail_on_warning, uint64_t deadline_ns, char warn[TK_ERR_LEN],
-                              char err[TK_ERR_LEN]);
-
 // MARK: - PNG colour (colour management; see Sources/ThumbKit/Color)
 
 /// The colour chunks of a PNG, as libpng accepted them (an invalid gAMA or cHRM is dropped by
@@ -93,18 +83,23 @@ int tk_png_read_text(const uint8_t *data, size_t size, tk_png_text **out, size_t
 
 // MARK: - PNG, row by row (png_rows.c)
 
-/// A non-interlaced PNG being decoded one row at a time.
+/// A PNG being decoded one RGBA8 row at a time: 8-bit sRGB-encoded RGBA with straight alpha,
+/// exactly libpng's own rendering (the simplified API's PNG_FORMAT_RGBA: gAMA applied, 16-bit
+/// reduced, palettes and tRNS expanded).
 typedef struct tk_png_rows tk_png_rows;
 
-/// Reads the header and sets up exactly the transforms tk_png_decode_rgba8_until gets from the
-/// simplified API, so the rows are the same RGBA8 bytes. Returns NULL with `err` on failure
-/// (interlaced files included: decode those whole). `warn` receives a header warning, which is
-/// fatal with `fail_on_warning`. Every non-NULL result must be passed to tk_png_rows_finish.
-tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_warning, uint32_t *width,
-                               uint32_t *height, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+/// Reads the header and sets up the transforms. Returns NULL with `err` on failure. `warn`
+/// receives a header warning, which is fatal with `fail_on_warning`. `deadline_ns` is a
+/// CLOCK_MONOTONIC time in nanoseconds (0: none), checked each time libpng asks for more input
+/// (every 8 KB or so of compressed data); past it a read fails with "time limit exceeded".
+/// `passes` is 1, or 7 for an interlaced file: then `height` rows are read per pass, each pass
+/// into the same whole-image buffer. Every non-NULL result must be passed to tk_png_rows_finish.
+tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_warning, uint64_t deadline_ns,
+                               uint32_t *width, uint32_t *height, int *passes, char warn[TK_ERR_LEN],
+                               char err[TK_ERR_LEN]);
 
-/// Decodes the next row, top-down, into `dst` (exactly width*4 bytes). After a failure no
-/// further row can be read.
+/// Decodes the next row (of the current pass), top-down, into `dst` (exactly width*4 bytes).
+/// After a failure no further row can be read, and tk_png_rows_finish fails with the same message.
 int tk_png_rows_next(tk_png_rows *rows, uint8_t *dst, size_t dst_size, char err[TK_ERR_LEN]);
 
 /// Frees the decoder. `warn` receives the first libpng warning (empty if none). Fails when

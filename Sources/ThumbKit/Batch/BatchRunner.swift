@@ -119,14 +119,15 @@ public struct BatchRunner: Sendable {
         var deadline = request.decode.limits.deadline()
         do {
             let data = try preloaded[file] ?? FileIO.read(file, maxBytes: request.decode.limits.maxFileBytes)
-            let heavy = Thumbnailer.decodeMemoryEstimate(data, request: request) >= BatchScheduler.heavyBytes
+            // The header is read once, here, and passed down (estimate, render, decoder).
+            let source = try ImageSource(data, path: file)
+            let heavy = Thumbnailer.decodeMemoryEstimate(source, request: request) >= BatchScheduler.heavyBytes
             if heavy && !scheduler.claimHeavy(index) { return nil }
             defer { if heavy { scheduler.releaseHeavy() } }
             // Time spent waiting for the heavy slot (another file's decode) does not count.
             if heavy { deadline = request.decode.limits.deadline() }
             try deadline.check(path: file)
-            let set = try Thumbnailer.make(
-                from: data, path: file, request: request, threads: threads, deadline: deadline)
+            let set = try Thumbnailer.make(from: source, request: request, threads: threads, deadline: deadline)
             megapixels = Double(set.header.width * set.header.height) / 1e6
             // Encode everything first, so a failure leaves no output of this file behind.
             var encoded: [(OutputFile, [UInt8])] = []

@@ -10,9 +10,16 @@ public enum Thumbnailer {
     public static func make(
         from data: [UInt8], path: String, request: ThumbnailRequest, threads: Int = 1, deadline: Deadline? = nil
     ) throws(DecodeError) -> ThumbnailSet {
-        let variants = try request.variants(path: path)
+        try make(from: ImageSource(data, path: path), request: request, threads: threads, deadline: deadline)
+    }
+
+    /// Makes every scale of `request` from a source whose header is already read.
+    public static func make(
+        from source: ImageSource, request: ThumbnailRequest, threads: Int = 1, deadline: Deadline? = nil
+    ) throws(DecodeError) -> ThumbnailSet {
+        let variants = try request.variants(path: source.path)
         let rendered = try render(
-            data, path: path, variants: variants, decode: request.decode,
+            source, variants: variants, decode: request.decode,
             shrinkOnLoadMargin: request.shrinkOnLoadMargin, threads: threads, deadline: deadline)
         return ThumbnailSet(
             header: rendered.header, images: Array(zip(request.scales, rendered.images)),
@@ -41,9 +48,21 @@ public enum Thumbnailer {
         _ data: [UInt8], path: String, variants: [ResizeOptions], decode: DecodeOptions = DecodeOptions(),
         shrinkOnLoadMargin: Double = 2, threads: Int = 1, deadline: Deadline? = nil
     ) throws(DecodeError) -> Rendered {
+        let deadline = deadline ?? decode.limits.deadline()
+        return try render(
+            ImageSource(data, path: path), variants: variants, decode: decode,
+            shrinkOnLoadMargin: shrinkOnLoadMargin, threads: threads, deadline: deadline)
+    }
+
+    /// `render(_:path:variants:decode:shrinkOnLoadMargin:threads:deadline:)` for a source
+    /// whose header is already read.
+    public static func render(
+        _ source: ImageSource, variants: [ResizeOptions], decode: DecodeOptions = DecodeOptions(),
+        shrinkOnLoadMargin: Double = 2, threads: Int = 1, deadline: Deadline? = nil
+    ) throws(DecodeError) -> Rendered {
         precondition(!variants.isEmpty, "Render at least one variant.")
         let deadline = deadline ?? decode.limits.deadline()
-        let header = try ImageDecoders.readHeader(data, path: path)
+        let (header, path) = (source.header, source.path)
         try decode.limits.check(width: header.width, height: header.height, path: path)
         let orientation = decode.autoRotate ? header.orientation : .up
         try checkOutputs(
@@ -59,11 +78,11 @@ public enum Thumbnailer {
         if streams {
             let numerator = header.format == .png ? 8 : ImageDecoders.scaleNumerator(forMinimumScale: minimumScale)
             return try renderStreaming(
-                data, path: path, header: header, variants: variants, decode: decode, orientation: orientation,
+                source, variants: variants, decode: decode, orientation: orientation,
                 scaleNumerator: numerator, threads: threads, deadline: deadline)
         }
         let decoded = try ImageDecoders.decode(
-            data, path: path, options: decode, minimumScale: minimumScale, deadline: deadline)
+            source, options: decode, minimumScale: minimumScale, deadline: deadline)
         var images: [PixelBuffer] = []
         for variant in variants {
             images.append(
@@ -83,10 +102,11 @@ public enum Thumbnailer {
     /// resampler (`Resampler.RowSink`), so memory stays a few rows plus the outputs instead of
     /// the whole decoded image; the output is bit-identical to resampling the whole buffer.
     private static func renderStreaming(
-        _ data: [UInt8], path: String, header: ImageHeader, variants: [ResizeOptions], decode: DecodeOptions,
+        _ source: ImageSource, variants: [ResizeOptions], decode: DecodeOptions,
         orientation: ExifOrientation, scaleNumerator: Int, threads: Int, deadline: Deadline
     ) throws(DecodeError) -> Rendered {
-        try ImageDecoders.checkFileSize(data, path: path, limits: decode.limits)
+        let header = source.header
+        try ImageDecoders.checkFileSize(source.bytes, path: source.path, limits: decode.limits)
         let sinks = variants.map {
             Resampler.RowSink(
                 plan: ImageProcessors.Resize($0).resamplePlan(
@@ -102,11 +122,10 @@ public enum Thumbnailer {
         let decoded: ImageDecoders.StreamedDecode
         switch header.format {
         case .png:
-            decoded = try ImageDecoders.PNG.decodeRows(
-                data, path: path, header: header, options: decode, deadline: deadline, consume: feed)
+            decoded = try ImageDecoders.PNG.decodeRows(source, options: decode, deadline: deadline, consume: feed)
         case .jpeg, .webp, .heic, .avif:  // only JPEG gets here besides PNG (see `render`)
             decoded = try ImageDecoders.JPEG.decodeRows(
-                data, path: path, options: decode, scaleNumerator: scaleNumerator, deadline: deadline, consume: feed)
+                source, options: decode, scaleNumerator: scaleNumerator, deadline: deadline, consume: feed)
         }
         let images = zip(variants, sinks).map {
             ImageProcessors.Resize($0).finish($1.finish(), orientation: orientation)
@@ -129,9 +148,9 @@ public enum Thumbnailer {
 
     /// Bytes a decoder holds for one file beyond rows and outputs: libjpeg's whole-image
     /// coefficient buffer for a progressive JPEG (see `coefficientBufferBytes`), the whole image
-    /// for an interlaced PNG, 0 otherwise (rows are streamed). 0 when the header is unreadable.
-    static func decodeMemoryEstimate(_ data: [UInt8], request: ThumbnailRequest) -> Int {
-        guard let header = try? ImageDecoders.readHeader(data, path: "") else { return 0 }
+    /// for an interlaced PNG, 0 otherwise (rows are streamed).
+    static func decodeMemoryEstimate(_ source: ImageSource, request: ThumbnailRequest) -> Int {
+        let (data, header) = (source.bytes, source.header)
         switch header.format {
         case .png:
             guard header.isProgressive else { return 0 }

@@ -4,7 +4,7 @@ extension ImageDecoders {
     /// JPEG through libjpeg-turbo, from memory, with DCT-domain shrink-on-load.
     enum JPEG {
         /// The public header plus the colour facts the decoder needs.
-        struct Header {
+        struct Header: Sendable {
             var header: ImageHeader
             /// The file stores CMYK or YCCK; libjpeg hands back CMYK bytes.
             var isCMYK: Bool
@@ -34,13 +34,12 @@ extension ImageDecoders {
             return Header(header: header, isCMYK: isCMYK, isAdobe: raw.saw_adobe_marker != 0)
         }
 
-        /// Reads the header, checks the limits on the full size, then decodes at `scaleNumerator`/8
-        /// into a buffer of exactly ceil(w·n/8) × ceil(h·n/8) × 4 bytes, giving up once `deadline`
-        /// has passed.
+        /// Checks the limits on the full size, then decodes at `scaleNumerator`/8 into a buffer of
+        /// exactly ceil(w·n/8) × ceil(h·n/8) × 4 bytes, giving up once `deadline` has passed.
         static func decode(
-            _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never
+            _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never
         ) throws(DecodeError) -> DecodedImage {
-            let info = try readHeader(data, path: path)
+            let (data, path, info) = try jpegParts(source)
             let header = info.header
             try options.limits.check(width: header.width, height: header.height, path: path)
             let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
@@ -71,6 +70,12 @@ extension ImageDecoders {
                 buffer: PixelBuffer(width: width, height: height, pixels: pixels),
                 header: header, scaleNumerator: scaleNumerator, warnings: warnings,
                 colorProfile: color.profile, colorWarnings: color.warnings)
+        }
+
+        /// The bytes, path and JPEG header of a JPEG source (a programming error for another format).
+        static func jpegParts(_ source: ImageSource) throws(DecodeError) -> ([UInt8], String, Header) {
+            guard let info = source.jpeg else { preconditionFailure("\(source.path) is not a JPEG source.") }
+            return (source.bytes, source.path, info)
         }
 
         /// libjpeg's decode of the whole file at `scaleNumerator`/8 into `count` bytes (RGBA, or

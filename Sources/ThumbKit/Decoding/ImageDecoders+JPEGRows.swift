@@ -4,14 +4,14 @@ extension ImageDecoders.JPEG {
     /// Decodes a JPEG at `scaleNumerator`/8 one RGBA8 row at a time, top-down, handing each row
     /// (ceil(width·n/8) pixels, valid only during the call) to `consume`, so the scaled image
     /// never has to be in memory whole. The rows (colour-managed, CMYK converted), warnings and
-    /// failures are exactly those of `decode(_:path:options:scaleNumerator:deadline:)`,
+    /// failures are exactly those of `decode(_:options:scaleNumerator:deadline:)`,
     /// progressive fast paths included (their image, small at these scales, is handed out row
     /// by row). Gives up with `.overLimit` once `deadline` has passed.
     static func decodeRows(
-        _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never,
+        _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never,
         consume: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(DecodeError) -> ImageDecoders.StreamedDecode {
-        let info = try readHeader(data, path: path)
+        let (data, path, info) = try jpegParts(source)
         let header = info.header
         try options.limits.check(width: header.width, height: header.height, path: path)
         let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)

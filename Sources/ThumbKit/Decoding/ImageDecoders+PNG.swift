@@ -1,9 +1,13 @@
 import CThumbKit
 
 extension ImageDecoders {
-    /// PNG through libpng: header from the low-level reader, pixels from the simplified API
-    /// (`png_image_finish_read` to `PNG_FORMAT_RGBA`), so the result is exactly libpng's own
-    /// RGBA8 rendering of the file (gAMA applied, 16-bit reduced, palette and tRNS expanded).
+    /// PNG through libpng's low-level reader (png_rows.c): the header, then rows. Pixels are
+    /// libpng's own RGBA8 rendering of the file (gAMA applied, 16-bit reduced, palette and tRNS
+    /// expanded), the rendering its simplified API gives for `PNG_FORMAT_RGBA`.
+    ///
+    /// Rows are the only decode path: ``decode(_:options:deadline:)`` is the sink that keeps
+    /// every row (and the one an interlaced file needs, since its passes revisit rows);
+    /// ``decodeRows(_:options:deadline:consume:)`` hands each row on and keeps none.
     enum PNG {
         /// The header (no pixels), with the orientation of an `eXIf` chunk when there is one.
         static func readHeader(_ data: [UInt8], path: String) throws(DecodeError) -> ImageHeader {
@@ -24,37 +28,44 @@ extension ImageDecoders {
                 hasAlpha: raw.has_alpha != 0, isProgressive: raw.interlaced != 0, components: components)
         }
 
-        /// Reads the header, checks the limits, then decodes into a buffer of exactly w×h×4 bytes,
-        /// giving up once `deadline` has passed.
+        /// Checks the limits, then decodes every row into a buffer of exactly w×h×4 bytes, giving
+        /// up once `deadline` has passed.
         static func decode(
-            _ data: [UInt8], path: String, options: DecodeOptions, deadline: Deadline = .never
+            _ source: ImageSource, options: DecodeOptions, deadline: Deadline = .never
         ) throws(DecodeError) -> DecodedImage {
-            let header = try readHeader(data, path: path)
+            let (data, path, header) = (source.bytes, source.path, source.header)
             try options.limits.check(width: header.width, height: header.height, path: path)
-            let count = header.width * header.height * 4
-            var err = CodecMessage.buffer()
-            var warn = CodecMessage.buffer()
-            var rc: Int32 = -1
-            // libpng never stops on a warning here: `failsOn(warning:)` decides afterwards, so a
-            // colour-profile warning is never fatal.
+            let stride = header.width * 4
+            let count = stride * header.height
+            var failure: DecodeError?
+            var warning = ""
             var pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
-                rc = data.withUnsafeBufferPointer { src in
-                    tk_png_decode_rgba8_until(
-                        src.baseAddress, src.count, dst.baseAddress, count, 0,
-                        deadline.shimValue, &warn, &err)
+                // An interlaced file's passes each fill in only their own pixels of a row.
+                if header.isProgressive { dst.initialize(repeating: 0) }
+                do throws(DecodeError) {
+                    warning = try readRows(source, options: options, deadline: deadline) {
+                        passes, next in
+                        for _ in 0..<passes {
+                            for y in 0..<header.height {
+                                if let error = next(dst.baseAddress! + y * stride) { return error }
+                                if y % ImageDecoders.rowsPerDeadlineCheck == 0, deadline.hasPassed {
+                                    return "time limit exceeded"
+                                }
+                            }
+                        }
+                        return nil
+                    }
+                    initialized = count
+                } catch {
+                    // The array is thrown away; claim nothing so no garbage is exposed.
+                    failure = error
+                    initialized = 0
                 }
-                // On failure the array is thrown away; claim nothing so no garbage is exposed.
-                initialized = rc == 0 ? count : 0
             }
-            let warning = CodecMessage.text(warn)
-            guard rc == 0 else {
-                throw ImageDecoders.shimFailure(
-                    warning: warning, error: CodecMessage.text(err), options: options, deadline: deadline, path: path)
-            }
-            if options.failsOn(warning: warning) { throw .warning(path: path, reason: warning) }
+            if let failure { throw failure }
             // Colour: iCCP / sRGB / gAMA / cHRM to sRGB (ImageDecoders+Color.swift).
-            let kind = pixelKind(header)
-            let color = ImageDecoders.manageColor(&pixels, data: data, format: .png, kind: kind, options: options)
+            let color = ImageDecoders.manageColor(
+                &pixels, data: data, format: .png, kind: pixelKind(header), options: options)
             return DecodedImage(
                 buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels),
                 header: header, scaleNumerator: 8, warnings: warning.isEmpty ? [] : [warning],

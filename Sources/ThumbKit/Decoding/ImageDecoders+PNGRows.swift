@@ -3,28 +3,52 @@ import CThumbKit
 extension ImageDecoders.PNG {
     /// Decodes a non-interlaced PNG one RGBA8 row at a time, top-down, handing each row to
     /// `consume` (valid only during the call), so the image never has to be in memory whole.
-    /// The rows are byte-for-byte those of `decode` (libpng's simplified-API rendering, then
-    /// colour management), and failures and warnings are reported the same way. Gives up with
-    /// `.overLimit` once `deadline` has passed.
+    /// The rows are byte-for-byte those of `decode` (colour management is applied per row), and
+    /// failures and warnings are reported the same way. Gives up with `.overLimit` once
+    /// `deadline` has passed.
     ///
     /// - Precondition: the file is not interlaced (`header.isProgressive` is false): an
     ///   interlaced file's later passes fill in earlier rows, so it must be decoded whole.
     static func decodeRows(
-        _ data: [UInt8], path: String, header: ImageHeader, options: DecodeOptions, deadline: Deadline = .never,
+        _ source: ImageSource, options: DecodeOptions, deadline: Deadline = .never,
         consume: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(DecodeError) -> ImageDecoders.StreamedDecode {
+        let (data, path, header) = (source.bytes, source.path, source.header)
         precondition(!header.isProgressive, "Interlaced PNGs cannot be decoded row by row.")
         try options.limits.check(width: header.width, height: header.height, path: path)
         let color = ImageDecoders.colorConversion(data: data, format: .png, kind: pixelKind(header), options: options)
+        let warning = try readRows(source, options: options, deadline: deadline) {
+            _, next in
+            ImageDecoders.pumpRows(
+                width: header.width, height: header.height, color: color, deadline: deadline,
+                next: { next($0.baseAddress!) }, consume: consume)
+        }
+        return ImageDecoders.StreamedDecode(warnings: warning.isEmpty ? [] : [warning], color: color.outcome)
+    }
+
+    /// The one libpng reader: opens the source's bytes, lets `read` take the rows, then closes it and turns every failure into a ``DecodeError``.
+    ///
+    /// `read` gets the number of passes (1, or 7 when interlaced; each pass is `height` rows)
+    /// and a `next` that decodes one row of `width * 4` bytes to the pointer it is given,
+    /// returning nil or libpng's message. It returns why it stopped early, or nil when it read
+    /// every row. Returns libpng's first warning ("" when none); a warning fails the decode
+    /// only as `options.failsOn(warning:)` says.
+    static func readRows(
+        _ source: ImageSource, options: DecodeOptions, deadline: Deadline,
+        read: (_ passes: Int, _ next: (UnsafeMutablePointer<UInt8>) -> String?) -> String?
+    ) throws(DecodeError) -> String {
+        let (path, header) = (source.path, source.header)
         var err = CodecMessage.buffer()
         var warn = CodecMessage.buffer()
         var width: UInt32 = 0
         var height: UInt32 = 0
-        // The decoder reads `data` in place: the array must stay put until finish.
-        return try data.withUnsafeBufferPointer { (src) throws(DecodeError) -> ImageDecoders.StreamedDecode in
+        var passes: Int32 = 0
+        return try source.bytes.withUnsafeBufferPointer { (src) throws(DecodeError) -> String in
+            // libpng never stops on a warning here (0): `failsOn(warning:)` decides afterwards,
+            // so a colour-profile warning is never fatal.
             guard
                 let rows = tk_png_rows_begin(
-                    src.baseAddress, src.count, 0, &width, &height, &warn, &err)
+                    src.baseAddress, src.count, 0, deadline.shimValue, &width, &height, &passes, &warn, &err)
             else {
                 throw ImageDecoders.shimFailure(
                     warning: CodecMessage.text(warn), error: CodecMessage.text(err), options: options,
@@ -32,13 +56,11 @@ extension ImageDecoders.PNG {
             }
             let rowError: String?
             if Int(width) == header.width, Int(height) == header.height {
-                rowError = ImageDecoders.pumpRows(
-                    width: header.width, height: header.height, color: color, deadline: deadline,
-                    next: { row in
-                        var err = CodecMessage.buffer()
-                        let rc = tk_png_rows_next(rows, row.baseAddress, row.count, &err)
-                        return rc == 0 ? nil : CodecMessage.text(err)
-                    }, consume: consume)
+                let rowBytes = header.width * 4
+                rowError = read(Int(passes)) { row in
+                    var err = CodecMessage.buffer()
+                    return tk_png_rows_next(rows, row, rowBytes, &err) == 0 ? nil : CodecMessage.text(err)
+                }
             } else {
                 rowError = "header size \(width)x\(height) differs from \(header.width)x\(header.height)"
             }
@@ -49,9 +71,8 @@ extension ImageDecoders.PNG {
                     warning: warning, error: rowError ?? CodecMessage.text(err), options: options,
                     deadline: deadline, path: path)
             }
-            // libpng never stops on a warning (0 above): the rule is `failsOn(warning:)`.
             if options.failsOn(warning: warning) { throw .warning(path: path, reason: warning) }
-            return ImageDecoders.StreamedDecode(warnings: warning.isEmpty ? [] : [warning], color: color.outcome)
+            return warning
         }
     }
 }

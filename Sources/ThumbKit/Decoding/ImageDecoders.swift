@@ -7,13 +7,7 @@ public enum ImageDecoders {
     /// Throws `.empty`, `.notAnImage`, `.unsupported` or `.corrupt` (or `.overLimit` when libjpeg
     /// itself refuses the size, above 65500 px a side); does not check `ImageLimits`.
     public static func readHeader(_ data: [UInt8], path: String) throws(DecodeError) -> ImageHeader {
-        let format = try format(of: data, path: path)
-        switch format {
-        case .png: return try PNG.readHeader(data, path: path)
-        case .jpeg: return try JPEG.readHeader(data, path: path).header
-        case .webp: return try WebP.readHeader(data, path: path)
-        case .heic, .avif: return try HEIF.readHeader(data, format: format, path: path)
-        }
+        try ImageSource(data, path: path).header
     }
 
     /// Decodes PNG, JPEG, WebP, HEIC or AVIF bytes into RGBA8, as stored (EXIF orientation not
@@ -29,18 +23,33 @@ public enum ImageDecoders {
         deadline: Deadline? = nil
     ) throws(DecodeError) -> DecodedImage {
         let deadline = deadline ?? options.limits.deadline()
-        let format = try format(of: data, path: path)
+        // A file over the size limit is refused before its header is read.
+        _ = try format(of: data, path: path)
         try checkFileSize(data, path: path, limits: options.limits)
-        switch format {
+        return try decode(
+            ImageSource(data, path: path), options: options, minimumScale: minimumScale, deadline: deadline)
+    }
+
+    /// Decodes a source whose header is already read; see
+    /// `decode(_:path:options:minimumScale:deadline:)`.
+    public static func decode(
+        _ source: ImageSource, options: DecodeOptions = DecodeOptions(), minimumScale: Double = 1,
+        deadline: Deadline? = nil
+    ) throws(DecodeError) -> DecodedImage {
+        let deadline = deadline ?? options.limits.deadline()
+        let (data, path) = (source.bytes, source.path)
+        try checkFileSize(data, path: path, limits: options.limits)
+        switch source.header.format {
         case .png:
-            return try PNG.decode(data, path: path, options: options, deadline: deadline)
+            return try PNG.decode(source, options: options, deadline: deadline)
         case .jpeg:
             let numerator = scaleNumerator(forMinimumScale: minimumScale)
-            return try JPEG.decode(data, path: path, options: options, scaleNumerator: numerator, deadline: deadline)
+            return try JPEG.decode(source, options: options, scaleNumerator: numerator, deadline: deadline)
         case .webp:
             return try WebP.decode(data, path: path, options: options, deadline: deadline)
         case .heic, .avif:
-            return try HEIF.decode(data, format: format, path: path, options: options, deadline: deadline)
+            return try HEIF.decode(
+                data, format: source.header.format, path: path, options: options, deadline: deadline)
         }
     }
 

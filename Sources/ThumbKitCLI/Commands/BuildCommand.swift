@@ -28,7 +28,7 @@ enum BuildCommand: Command {
         options: [
             CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.recipes, CatalogOptions.jobs, QueueOptions.lease,
             QueueOptions.maxAttempts, QueueOptions.batch, .json,
-        ])
+        ] + LimitOptions.all)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let jobs = try arguments.int("jobs", in: 1...256)

@@ -73,11 +73,11 @@ enum CatalogOptions {
         }
     }
 
-    /// A builder for `--out`, `--recipes` and `-j` (for commands that declare them).
+    /// A builder for `--out`, `--recipes`, `-j` and the limits (for commands that declare them).
     static func builder(_ arguments: ParsedArguments, store: CatalogStore, jobs: Int? = nil) throws -> CatalogBuilder {
         CatalogBuilder(
             store: store, outputDirectory: arguments.value("out")!, recipes: try recipeBook(arguments, store: store),
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, limits: try LimitOptions.limits(arguments))
     }
 
     /// `3` or `bug:3` (a bug), `food:3` (a food).
@@ -94,6 +94,12 @@ enum CatalogOptions {
         default: throw UsageError.validationFailed("invalid record '\(text)': the kind is bug or food")
         }
     }
+
+    /// The options of a command that changes one record and rebuilds it (`catalog rate`,
+    /// `rename`, `set-image`): where the catalog and outputs are, the recipes, `--no-build`, and
+    /// the limits the rebuild decodes under.
+    static let changeAndRebuild: [OptionSpec] =
+        [catalog, out, recipes, .flag("no-build", help: "Only change the record; build later.")] + LimitOptions.all
 
     /// Builds `record` after a change (for `catalog rate` and `set-image`) and reports what was
     /// done; failures go to stderr. Returns the number of failures.

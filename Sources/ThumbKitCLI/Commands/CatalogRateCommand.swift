@@ -15,10 +15,7 @@ enum CatalogRateCommand: Command {
             .required("id", help: "The bug: N or bug:N."),
             .required("rating", help: "0 to 5 in steps of 0.5."),
         ],
-        options: [
-            CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.recipes,
-            .flag("no-build", help: "Only change the record; build later."),
-        ])
+        options: CatalogOptions.changeAndRebuild)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let ref = try CatalogOptions.record(arguments.argument("id")!)

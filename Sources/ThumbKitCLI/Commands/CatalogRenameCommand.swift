@@ -17,10 +17,7 @@ enum CatalogRenameCommand: Command {
             .required("id", help: "The record: N or bug:N for a bug, food:N for a food."),
             .required("new", help: "The new title or name."),
         ],
-        options: [
-            CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.recipes,
-            .flag("no-build", help: "Only change the record; build later."),
-        ])
+        options: CatalogOptions.changeAndRebuild)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let ref = try CatalogOptions.record(arguments.argument("id")!)

@@ -72,18 +72,7 @@ enum ThumbCommand: Command {
             .value(
                 "shard", valueName: "K/N",
                 help: "Process only share K (0-based) of N of the inputs, split by a stable hash of their paths."),
-            .value(
-                "max-pixels", valueName: "n", help: "Refuse images with more pixels.",
-                default: String(ImageLimits.defaultMaxPixels)),
-            .value(
-                "max-dimension", valueName: "n", help: "Refuse images wider or taller.",
-                default: String(ImageLimits.defaultMaxDimension)),
-            .value(
-                "max-file-bytes", valueName: "n", help: "Refuse larger input files.",
-                default: String(ImageLimits.defaultMaxFileBytes)),
-            .value(
-                "timeout", valueName: "seconds", help: "Give up on an image after this long (0: no limit).",
-                default: "60"),
+        ] + LimitOptions.all + [
             .flag("stop-on-error", help: "Start no new file after the first failure."),
             .choice(
                 "fail-on", valueName: "level", of: FailOn.self, default: .error,
@@ -161,11 +150,7 @@ enum ThumbCommand: Command {
             width: size.width, height: size.height, mode: try arguments.choice("fit", as: ResizeMode.self)!,
             kernel: try arguments.choice("kernel", as: ResampleKernel.self)!, upscale: !arguments.flag("no-upscale"),
             linearLight: arguments.flag("linear"), background: background)
-        let limits = ImageLimits(
-            maxPixels: try arguments.int("max-pixels", in: 1...Int.max)!,
-            maxDimension: try arguments.int("max-dimension", in: 1...Int.max)!,
-            maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!,
-            maxSeconds: try arguments.double("timeout", in: 0...86_400)!)
+        let limits = try LimitOptions.limits(arguments)
         try checkBox(size, text: arguments.value("size")!, resize: resize, scales: scales, limits: limits)
         let decode = DecodeOptions(
             limits: limits, failOnWarning: try arguments.choice("fail-on", as: FailOn.self) == .warning,

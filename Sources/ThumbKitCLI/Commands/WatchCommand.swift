@@ -49,12 +49,7 @@ enum WatchCommand: Command {
             .value(
                 "move-done", valueName: "dir",
                 help: "Move processed sources here, keeping their inbox path (default: leave them)."),
-            .value(
-                "max-pixels", valueName: "n", help: "Reject images with more pixels.",
-                default: String(ImageLimits.defaultMaxPixels)),
-            .value(
-                "max-file-bytes", valueName: "n", help: "Reject larger files.",
-                default: String(ImageLimits.defaultMaxFileBytes)),
+        ] + LimitOptions.all + [
             .flag("once", help: "Process what is in the inbox now, then exit (1 if any file failed)."),
             .flag("json", help: "Log events as JSON lines on stderr, and the summary as JSON on stdout."),
             // Hidden (see OptionSpec.isHidden): a test seam of the real binary, not for users.
@@ -74,9 +69,7 @@ enum WatchCommand: Command {
         let settle = try arguments.double("settle", in: 0...3600)!
         let poll = try arguments.double("poll", in: 0.01...86_400)
         let jobs = try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-        let limits = ImageLimits(
-            maxPixels: try arguments.int("max-pixels", in: 1...Int.max)!,
-            maxFileBytes: try arguments.int("max-file-bytes", in: 1...Int.max)!)
+        let limits = try LimitOptions.limits(arguments)
         let json = arguments.flag("json")
         let killPoint = try arguments.value(Self.crashAt).map { text throws(UsageError) in
             guard let point = WatchKillPoint(text) else {

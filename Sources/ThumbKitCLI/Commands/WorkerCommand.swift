@@ -30,7 +30,7 @@ enum WorkerCommand: Command {
             CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.jobs, QueueOptions.lease,
             .value("poll", valueName: "seconds", help: "How often an idle worker looks at the queue.", default: "5"),
             QueueOptions.maxAttempts, QueueOptions.batch, .json,
-        ])
+        ] + LimitOptions.all)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let jobs = try arguments.int("jobs", in: 1...256)
@@ -39,7 +39,7 @@ enum WorkerCommand: Command {
         let store = try CatalogOptions.openStore(arguments)
         let builder = CatalogBuilder(
             store: store, outputDirectory: arguments.value("out")!, recipes: try store.recipeBook(),
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, limits: try LimitOptions.limits(arguments))
         let queue = try QueueOptions.queue(arguments, store: store)
         let worker = BuildWorker(
             builder: builder, queue: queue,

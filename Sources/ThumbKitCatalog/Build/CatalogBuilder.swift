@@ -48,15 +48,20 @@ public struct CatalogBuilder: Sendable {
     public let recipes: RecipeBook
     /// Records built in parallel (at least 1).
     public let jobs: Int
+    /// Size, pixel and time limits for each source picture, as `thumb` applies them: a source
+    /// over them fails (one line) and the rest of the build goes on.
+    public let limits: ImageLimits
 
+    /// A builder; `limits` are the engine's defaults unless given.
     public init(
         store: CatalogStore, outputDirectory: String, recipes: RecipeBook = .defaults,
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, limits: ImageLimits = ImageLimits()
     ) {
         self.store = store
         self.outputDirectory = outputDirectory
         self.recipes = recipes
         self.jobs = max(1, jobs)
+        self.limits = limits
     }
 
     /// Makes what is missing or stale for `records` (nil = every record, plus rating strips and
@@ -170,7 +175,7 @@ public struct CatalogBuilder: Sendable {
         @Sendable func perform(_ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int) {
             var result = UnitBuild(
                 unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style,
-                threads: threads, commitGuard: commitGuard
+                limits: builder.limits, threads: threads, commitGuard: commitGuard
             ).run()
             if !entry.unit.countsUpToDate { result.upToDate = 0 }
             for line in result.failures { onFailure?(line) }

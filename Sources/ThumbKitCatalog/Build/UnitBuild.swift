@@ -15,6 +15,8 @@ struct UnitBuild {
     let folder: OutputFolder
     let store: CatalogStore
     let style: RatingStripStyle
+    /// Limits for each source picture (read and decode).
+    let limits: ImageLimits
     /// Threads for the rows of one image.
     let threads: Int
     /// Scale-out: runs first in the row-commit transaction (the build queue's fence).
@@ -51,7 +53,7 @@ struct UnitBuild {
                     let todo = outputs.filter { !$0.isCurrent(byKey[$0.key], in: folder) }
                     if !todo.isEmpty { made += try strips(todo, icons: icons) }
                 case .image(let path, let recorded):
-                    let bytes = try FileIO.read(path)
+                    let bytes = try FileIO.read(path, maxBytes: limits.maxFileBytes)
                     let sha = ContentHash.sha256(of: bytes)
                     if sha != recorded, let image = unit.image, image.path == path {
                         hashUpdate = ImageRef(path: path, sha256: sha)
@@ -88,7 +90,8 @@ struct UnitBuild {
             }
             return options
         }
-        let rendered = try Thumbnailer.render(bytes, path: path, variants: variants, threads: threads)
+        let rendered = try Thumbnailer.render(
+            bytes, path: path, variants: variants, decode: DecodeOptions(limits: limits), threads: threads)
         return try zip(todo, rendered.images).map { output, image in
             guard case .resize(_, let encoding, let opaque) = output.maker else { preconditionFailure() }
             let final = opaque ? image.flattened(onto: encoding.background) : image

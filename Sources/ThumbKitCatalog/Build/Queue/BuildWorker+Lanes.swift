@@ -25,7 +25,8 @@ extension BuildWorker {
         let lane = BuildWorker(
             lane: self, batch: (options.batch + lanes - 1) / lanes,
             builder: CatalogBuilder(
-                store: builder.store, outputDirectory: builder.outputDirectory, recipes: builder.recipes, jobs: 1))
+                store: builder.store, outputDirectory: builder.outputDirectory, recipes: builder.recipes, jobs: 1,
+                limits: builder.limits))
         let state = LaneState(lanes: lanes)
         let wantsNotes = onNote != nil
         // The threads hold the lane (and so the store) only through a box emptied before this

@@ -1,0 +1,44 @@
+/// Encoded image bytes together with what their header says, read once and passed down.
+///
+/// The thumbnail path reads a file's header once: the batch's memory estimate, the
+/// shrink-on-load choice, the limits and the PNG and JPEG decoders all take this value instead
+/// of parsing the bytes again. (WebP, HEIC and AVIF decoders read their container once more,
+/// with their own decode.)
+///
+/// ```swift
+/// let source = try ImageSource(bytes, path: "cat.jpg")
+/// print(source.header.width, source.header.height)
+/// let image = try ImageDecoders.decode(source, minimumScale: 0.25)
+/// ```
+public struct ImageSource: Sendable {
+    /// The encoded file, unchanged.
+    public let bytes: [UInt8]
+    /// The path used in messages.
+    public let path: String
+    /// Format, size, orientation, alpha and interlacing, from the header alone.
+    public let header: ImageHeader
+    /// A JPEG's colour facts the decoder needs (CMYK, Adobe marker); nil for other formats.
+    let jpeg: ImageDecoders.JPEG.Header?
+
+    /// Detects the format from the bytes and reads the header: no pixels, no limits checked.
+    /// Throws `.empty`, `.notAnImage`, `.unsupported` or `.corrupt` (or `.overLimit` when
+    /// libjpeg itself refuses the size, above 65500 px a side).
+    public init(_ bytes: [UInt8], path: String) throws(DecodeError) {
+        let format = try ImageDecoders.format(of: bytes, path: path)
+        var jpeg: ImageDecoders.JPEG.Header?
+        let header: ImageHeader
+        switch format {
+        case .png: header = try ImageDecoders.PNG.readHeader(bytes, path: path)
+        case .jpeg:
+            let info = try ImageDecoders.JPEG.readHeader(bytes, path: path)
+            jpeg = info
+            header = info.header
+        case .webp: header = try ImageDecoders.WebP.readHeader(bytes, path: path)
+        case .heic, .avif: header = try ImageDecoders.HEIF.readHeader(bytes, format: format, path: path)
+        }
+        self.bytes = bytes
+        self.path = path
+        self.header = header
+        self.jpeg = jpeg
+    }
+}
