@@ -108,13 +108,21 @@ public struct DesktopThumbnailer: Sendable {
             imageHeight: header.height, software: software)
     }
 
+    /// The JPEG shrink-on-load margin of desktop thumbnails: 1, the smallest DCT scale whose
+    /// image still covers the box, which is what gdk-pixbuf picks. `thumb` and `build` keep 2
+    /// (twice the output's detail for the resize); a cache thumbnail is made once per file and
+    /// shown small, and `thumbnailer -s 256` on a 12 MP JPEG took 30 % less time at 1/8.
+    public static let shrinkOnLoadMargin: Double = 1
+
     /// Decodes `data` once and fits it inside each `boxes` square, never enlarged, upright by
-    /// its EXIF orientation, in sRGB (`decode`'s colour options).
+    /// its EXIF orientation, in sRGB (`decode`'s colour options), decoding a JPEG at the
+    /// smallest DCT scale that covers the largest box (`shrinkOnLoadMargin`).
     public static func render(
         _ data: [UInt8], path: String, boxes: [Int], decode: DecodeOptions
     ) throws(DecodeError) -> Thumbnailer.Rendered {
         let variants = boxes.map { ResizeOptions(width: $0, height: $0, mode: .fit, upscale: false) }
-        return try Thumbnailer.render(data, path: path, variants: variants, decode: decode)
+        return try Thumbnailer.render(
+            data, path: path, variants: variants, decode: decode, shrinkOnLoadMargin: shrinkOnLoadMargin)
     }
 
     private enum Existing {
