@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>  // Z_RLE
 
 // Chunk memory limits for the header reader. libpng's compiled-in defaults (8 MB per chunk,
 // 1000 ancillary chunks) already bound text-chunk bombs; they are restated here so that the
@@ -241,14 +242,14 @@ static void tk_png_write_error_fn(png_structp png, png_const_charp msg) {
 int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                         int compression_level, const tk_png_color *color, const uint8_t *icc,
                         size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
-    return tk_png_encode_text(pixels, width, height, channels, compression_level, color, icc, icc_size,
-                              NULL, 0, out, out_size, err);
+    return tk_png_encode_text(pixels, width, height, channels, compression_level, 0, color, icc,
+                              icc_size, NULL, 0, out, out_size, err);
 }
 
 int tk_png_encode_text(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                       int compression_level, const tk_png_color *color, const uint8_t *icc,
-                       size_t icc_size, const tk_png_text *text, size_t text_count, uint8_t **out,
-                       size_t *out_size, char err[TK_ERR_LEN]) {
+                       int compression_level, int fast, const tk_png_color *color,
+                       const uint8_t *icc, size_t icc_size, const tk_png_text *text,
+                       size_t text_count, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
     tk_copy_message(err, "");
     if (text_count > 0 && text == NULL) {
         tk_copy_message(err, "invalid PNG encode arguments");
@@ -282,6 +283,10 @@ int tk_png_encode_text(const uint8_t *pixels, uint32_t width, uint32_t height, i
     }
     png_set_write_fn(png, &writer, tk_png_write_fn, tk_png_flush_fn);
     png_set_compression_level(png, compression_level);
+    if (fast) {
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_PAETH);
+        png_set_compression_strategy(png, Z_RLE);
+    }
     png_set_IHDR(png, info, width, height, 8,
                  channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);

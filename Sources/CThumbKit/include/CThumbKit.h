@@ -69,11 +69,13 @@ typedef struct {
     size_t value_length;
 } tk_png_text;
 
-/// tk_png_encode_color plus `text_count` tEXt chunks, written before the image data.
+/// tk_png_encode_color plus `text_count` tEXt chunks, written before the image data. When
+/// `fast` is non-zero every row gets the Paeth filter (no per-row trial of all five) and zlib
+/// its run-length strategy (Z_RLE) instead of the level's string matching.
 int tk_png_encode_text(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                       int compression_level, const tk_png_color *color, const uint8_t *icc,
-                       size_t icc_size, const tk_png_text *text, size_t text_count, uint8_t **out,
-                       size_t *out_size, char err[TK_ERR_LEN]);
+                       int compression_level, int fast, const tk_png_color *color,
+                       const uint8_t *icc, size_t icc_size, const tk_png_text *text,
+                       size_t text_count, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
 
 /// Reads the tEXt chunks before the first IDAT without decoding pixels (zTXt and iTXt are
 /// skipped). On success *out is one malloc'd block of *count entries (NULL and 0 when there are

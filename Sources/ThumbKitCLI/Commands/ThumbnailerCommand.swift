@@ -52,7 +52,7 @@ enum ThumbnailerCommand: Command {
                 mimeType: rendered.header.format == .png ? "image/png" : "image/jpeg",
                 imageWidth: rendered.header.width, imageHeight: rendered.header.height,
                 software: VersionInfo.versionLine)
-            let bytes = try ImageEncoders.encodePNGRGBA(rendered.images[0], text: metadata.textChunks, path: output)
+            let bytes = try DesktopThumbnailer.encodePNG(rendered.images[0], text: metadata.textChunks, path: output)
             try FileIO.writeAtomically(bytes, to: output, durable: false)
             return .success
         } catch {
