@@ -9,7 +9,32 @@ import ThumbKitQuality
 /// scale `thumbkit thumb` would pick for the job (the same header, limits and shrink-on-load
 /// rule), then drops the pixels. What is left of a thumbnail run once resizing and encoding
 /// are taken away: the decode floor the benchmark times with `--limit`.
-enum BenchDecodeCommand {
+enum BenchDecodeCommand: Command {
+    static let spec = CommandSpec(
+        name: "decode", abstract: "Decode only, at the job's scale (the floor).",
+        positionals: [.variadic("file", help: "Image files to decode.")],
+        options: [
+            .value(
+                "job", valueName: "name", help: "The job whose decode scale to use.",
+                allowedValues: BenchJob.all.map(\.name)),
+            BenchCommand.jobs,
+        ])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let request = try request(arguments)
+        return run(job: request.job, files: request.files, parallel: request.parallel, context: context)
+    }
+
+    /// The job, files and parallelism the command line asks for.
+    static func request(_ arguments: ParsedArguments) throws(UsageError) -> (
+        job: BenchJob, files: [String], parallel: Int
+    ) {
+        guard let name = arguments.value("job"), let job = BenchJob.named(name) else {
+            throw .validationFailed("'bench decode' needs --job")
+        }
+        return (job, arguments.arguments("file"), try BenchCommand.parallelism(arguments))
+    }
+
     static func run(job: BenchJob, files: [String], parallel: Int, context: CommandContext) -> ExitCode {
         let failures = Atomic<Int>(0)
         WorkQueue.forEach(files.count, workers: parallel) { index in

@@ -6,7 +6,15 @@ import ThumbKitQuality
 /// `thumbkit bench history`: the saved benchmark runs, newest first, with their date (in the
 /// user's locale and time zone), commit, machine and how many figures each kept. Lines wider
 /// than the terminal (``BenchTableWidth``) are cut with `…`; `--wide` prints them whole.
-enum BenchHistoryCommand {
+enum BenchHistoryCommand: Command {
+    static let spec = CommandSpec(
+        name: "history", abstract: "List the saved runs, newest first.",
+        options: [BenchCommand.catalog, BenchCommand.wide])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        try run(catalog: arguments.value("catalog")!, wide: arguments.flag("wide"), context: context)
+    }
+
     static func run(catalog: String, wide: Bool = false, context: CommandContext) throws -> ExitCode {
         let store = try openExisting(catalog)
         let (runs, results) = try store.read { tx in (try tx.benchRuns(), try tx.benchResults()) }

@@ -4,9 +4,55 @@ import ThumbKitBench
 import ThumbKitCatalog
 import ThumbKitQuality
 
-/// `thumbkit bench [options]`: runs the benchmark, prints the table, writes `--json` and
+/// `thumbkit bench [run] [options]`: runs the benchmark, prints the table, writes `--json` and
 /// `--html`, and saves the run in the catalog.
-enum BenchRunCommand {
+enum BenchRunCommand: Command {
+    static let spec = CommandSpec(
+        name: "run", abstract: "Run the benchmark.",
+        discussion: """
+            Runs each job over the corpus (DIR/jpeg/*.jpg and DIR/png/*.png, as scripts/bench-corpus \
+            builds it) --runs times after a warm-up, taking turns between tools, and prints per job: \
+            images/s, input MP/s, wall seconds (min/median/max), CPU seconds, peak RSS, and SSIM and \
+            PSNR of every output against a Lanczos3 reference of the full-resolution picture, cut with \
+            the tool's own crop geometry (exact or whole-pixel). With --peers the same jobs run with \
+            vipsthumbnail, ImageMagick (with and without its JPEG size hint), GraphicsMagick and Pillow \
+            when found (scripts/install-peers installs them), and the table shows thumbkit's speed \
+            divided by theirs. With --limit it also times decoding alone (djpeg and thumbkit's own \
+            decode) at the scale thumbkit picks. The icons job is thumbkit alone: each run is a full \
+            'thumbkit build' of the demo catalog (prepared once, untimed, in a private database \
+            copied fresh for every run; no corpus needed); its images are the image files written \
+            and its MP the source pictures decoded, and it is not scored. Each run is saved in the \
+            catalog.
+
+            Jobs: \(BenchJob.all.map { "\($0.name): \($0.summary)\($0.isEnabled ? "" : " (not available yet)")" }.joined(separator: "; ")).
+            """,
+        options: [
+            .value("corpus", valueName: "dir", help: "Benchmark corpus folder.", default: "bench-corpus"),
+            .repeated(
+                "job", valueName: "name", help: "Job to run (repeatable; default: every available job).",
+                allowedValues: BenchJob.all.map(\.name)),
+            .value("runs", valueName: "n", help: "Timed runs per tool, after one warm-up.", default: "5"),
+            BenchCommand.jobs,
+            .flag("peers", help: "Also time the peer tools found on PATH."),
+            .flag("limit", help: "Also time decoding alone (the floor) for comparison."),
+            .flag("linear", help: "Also score against a linear-light reference."),
+            .value("json", valueName: "file", help: "Write every figure as JSON to this file."),
+            .value("html", valueName: "file", help: "Write an HTML page with bar charts to this file."),
+            BenchCommand.catalog,
+            .value("note", valueName: "text", help: "A note saved with the run."),
+            .flag("no-history", help: "Do not save the run in the catalog."),
+            BenchCommand.wide,
+            .value(
+                "pillow-script", valueName: "file",
+                help: "Pillow's driver, scripts/peers/pillow_thumb.py (for --peers).",
+                defaultHelp:
+                    "../share/thumbkit/ or, in a build folder, the checkout's scripts/peers/, from the binary's folder"),
+        ])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        try run(try settings(arguments), context: context)
+    }
+
     /// The run's options, checked.
     struct Settings: Sendable, Hashable {
         var corpus: String
@@ -27,11 +73,6 @@ enum BenchRunCommand {
         var pillowScript: String?
     }
 
-    /// `-j`, or the processors available.
-    static func parallelism(_ arguments: ParsedArguments) throws(UsageError) -> Int {
-        try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-    }
-
     /// Reads and checks the options of a run.
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> Settings {
         var jobs: [BenchJob] = []
@@ -44,7 +85,7 @@ enum BenchRunCommand {
         }
         return Settings(
             corpus: arguments.value("corpus")!, jobs: jobs.isEmpty ? BenchJob.enabled : jobs,
-            runs: try arguments.int("runs", in: 1...1000)!, parallel: try parallelism(arguments),
+            runs: try arguments.int("runs", in: 1...1000)!, parallel: try BenchCommand.parallelism(arguments),
             peers: arguments.flag("peers"), limit: arguments.flag("limit"), linear: arguments.flag("linear"),
             jsonPath: arguments.value("json"), htmlPath: arguments.value("html"),
             catalogPath: arguments.value("catalog")!, note: arguments.value("note") ?? "",

@@ -10,7 +10,27 @@ import ThumbKitQuality
 /// and the gain over its worst; green when better than the month's average and red when worse
 /// (on a terminal). Numbers and dates follow the user's locale (`LC_ALL`, then `LC_NUMERIC` /
 /// `LC_TIME`, then `LANG`) and time zone (`TZ`).
-enum BenchShowCommand {
+enum BenchShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "show", abstract: "One run against the runs of its month.",
+        positionals: [.required("run", help: "A run id from 'thumbkit bench history'.")],
+        options: [BenchCommand.catalog, BenchCommand.wide])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        try run(
+            runID: try runID(arguments), catalog: arguments.value("catalog")!, wide: arguments.flag("wide"),
+            context: context)
+    }
+
+    /// The `<run>` argument, checked.
+    static func runID(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+        let text = arguments.argument("run")!
+        guard let id = Int(text), id > 0 else {
+            throw .invalidValue(option: "<run>", value: text, reason: "expected a run id from 'thumbkit bench history'")
+        }
+        return id
+    }
+
     static func run(runID: Int, catalog: String, wide: Bool, context: CommandContext) throws -> ExitCode {
         let store = try BenchHistoryCommand.openExisting(catalog)
         let calendar = calendar(environment: context.environment)

@@ -12,7 +12,9 @@
 /// - In a group, the first positional token names the subcommand and the rest of the line
 ///   belongs to it; `help [<subcommand> ...]` asks for help. A group's own flags are accepted
 ///   only when no subcommand follows; with no subcommand and no flags, it is a
-///   ``UsageError/missingSubcommand(command:)``.
+///   ``UsageError/missingSubcommand(command:)``. A group with a default subcommand hands a line
+///   whose first token names no subcommand (an option, another word, or nothing) to that
+///   subcommand, whole; `-h`, `--help` and `help` there still ask for the group's help.
 /// - `-h` / `--help` anywhere before `--` asks for help on the command reached so far, even when
 ///   an earlier token was wrong.
 public struct ArgumentParser: Sendable {
@@ -102,6 +104,7 @@ private struct LevelParser {
     }
 
     mutating func parse() throws(UsageError) -> Step {
+        if let fallback = defaultSubcommand() { return .descend(fallback, at: index) }
         while index < arguments.count {
             let token = arguments[index]
             index += 1
@@ -118,6 +121,20 @@ private struct LevelParser {
             }
         }
         return .finished(.run(try finish()))
+    }
+
+    /// The group's default subcommand, when the next token names none of its subcommands and
+    /// asks for no help.
+    private func defaultSubcommand() -> CommandSpec? {
+        guard spec.isGroup, let name = spec.defaultSubcommand, let fallback = spec.subcommand(named: name) else {
+            return nil
+        }
+        guard index < arguments.count else { return fallback }
+        let token = arguments[index]
+        if ["-h", "--help", "help"].contains(token) || spec.subcommand(named: token) != nil { return nil }
+        // A word the default cannot take is a mistyped subcommand: the group says so.
+        if !token.hasPrefix("-"), fallback.positionals.isEmpty { return nil }
+        return fallback
     }
 
     /// After a failure: is there a `-h` / `--help` among the tokens not yet read (before `--`)?

@@ -3,7 +3,9 @@
 ///
 /// A command either takes options and positionals (a leaf, such as `thumbkit thumb`) or has
 /// subcommands (a group, such as `thumbkit catalog`). A group may declare flags of its own (the
-/// root declares `--version`); they are accepted only when no subcommand follows.
+/// root declares `--version`); they are accepted only when no subcommand follows. A group may
+/// name a default subcommand (`thumbkit bench` runs `bench run`): a command line that names
+/// none of the group's subcommands is then that subcommand's.
 ///
 /// `-h` and `--help` are implicit on every command and cannot be declared.
 public struct CommandSpec: Sendable, Hashable {
@@ -56,12 +58,16 @@ public struct CommandSpec: Sendable, Hashable {
     public let options: [OptionSpec]
     /// Nested commands (`thumbkit catalog import`); empty for a leaf.
     public let subcommands: [CommandSpec]
+    /// The subcommand a group runs when the command line names none of them (swift-argument-
+    /// parser's `defaultSubcommand`); nil: naming one is required.
+    public let defaultSubcommand: String?
 
     /// Declares a command. Checks the table with messaged preconditions (duplicate names,
     /// a variadic positional that is not last, positionals on a group…).
     public init(
         name: String, abstract: String, discussion: String = "",
-        positionals: [Positional] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = []
+        positionals: [Positional] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [],
+        defaultSubcommand: String? = nil
     ) {
         precondition(!name.isEmpty && !name.hasPrefix("-"), "Invalid command name '\(name)'.")
         var longs = Set<String>()
@@ -93,12 +99,21 @@ public struct CommandSpec: Sendable, Hashable {
             precondition(sub.name != "help", "'help' is implicit on '\(name)'; do not declare it.")
             precondition(names.insert(sub.name).inserted, "Subcommand '\(sub.name)' is declared twice in '\(name)'.")
         }
+        precondition(
+            defaultSubcommand == nil || options.isEmpty,
+            "Group '\(name)' has a default subcommand, so its own flags could not be told from the default's.")
+        if let defaultSubcommand, !subcommands.isEmpty {
+            precondition(
+                names.contains(defaultSubcommand),
+                "Default subcommand '\(defaultSubcommand)' of '\(name)' is not one of its subcommands.")
+        }
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.positionals = positionals
         self.options = options
         self.subcommands = subcommands
+        self.defaultSubcommand = defaultSubcommand
     }
 
     /// Whether this command is a group that dispatches to subcommands.
@@ -123,6 +138,6 @@ public struct CommandSpec: Sendable, Hashable {
     func replacingSubcommands(_ subcommands: [CommandSpec]) -> CommandSpec {
         CommandSpec(
             name: name, abstract: abstract, discussion: discussion, positionals: positionals,
-            options: options, subcommands: subcommands)
+            options: options, subcommands: subcommands, defaultSubcommand: defaultSubcommand)
     }
 }

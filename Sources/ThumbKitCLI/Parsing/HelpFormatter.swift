@@ -51,7 +51,9 @@ public struct HelpFormatter: Sendable {
         let helpRow = row(label: "-h, --help", text: Self.helpOptionText)
         sections.append(["OPTIONS:"] + spec.options.filter { !$0.isHidden }.flatMap(optionRow) + helpRow)
         if spec.isGroup {
-            let rows = spec.subcommands.flatMap { row(label: $0.name, text: $0.abstract) }
+            let rows = spec.subcommands.flatMap { sub in
+                row(label: sub.name, text: sub.abstract + (sub.name == spec.defaultSubcommand ? " (default)" : ""))
+            }
             sections.append(["SUBCOMMANDS:"] + rows)
             sections.append(["  See '\(commandName) help <subcommand>' for detailed help."])
         }
@@ -62,7 +64,7 @@ public struct HelpFormatter: Sendable {
     public func usage(for spec: CommandSpec, commandName: String) -> String {
         var units = [commandName]
         if spec.isGroup {
-            units.append("<subcommand>")
+            units.append(spec.defaultSubcommand == nil ? "<subcommand>" : "[<subcommand>]")
         } else {
             if !spec.options.isEmpty { units.append("[<options>]") }
             for positional in spec.positionals {
