@@ -166,23 +166,41 @@ struct LimitTests {
         #expect(ok == 0 && width == 16 && height == 12)
     }
 
+    /// A row reader over `data` for the length of `body`: the reader keeps the pointer it is
+    /// given, so the bytes must stay put (an array passed as a temporary pointer would not).
+    /// `body` gets the reader (nil on failure), the size, the passes and the begin's error.
+    static func withRowReader<T>(
+        _ data: [UInt8], deadline: UInt64,
+        _ body: (OpaquePointer?, _ width: UInt32, _ height: UInt32, _ passes: Int32, _ error: String) throws -> T
+    ) rethrows -> T {
+        try data.withUnsafeBufferPointer { src in
+            var err = CodecMessage.buffer()
+            var warn = CodecMessage.buffer()
+            var width: UInt32 = 0, height: UInt32 = 0
+            var passes: Int32 = 0
+            let rows = tk_png_rows_begin(
+                src.baseAddress, src.count, 0, deadline, &width, &height, &passes, &warn, &err)
+            return try body(rows, width, height, passes, CodecMessage.text(err))
+        }
+    }
+
     @Test func libpngStopsAtItsNextReadOnceTheDeadlineHasPassed() throws {
         let data = try Self.encoded(.png)
-        var err = CodecMessage.buffer()
-        var warn = CodecMessage.buffer()
-        var width: UInt32 = 0, height: UInt32 = 0
-        var passes: Int32 = 0
         // The header read is the first read: it is refused.
-        let late = tk_png_rows_begin(
-            data, data.count, 0, Self.passed.shimValue, &width, &height, &passes, &warn, &err)
-        #expect(late == nil)
-        #expect(CodecMessage.text(err) == "time limit exceeded")
+        Self.withRowReader(data, deadline: Self.passed.shimValue) { rows, _, _, _, error in
+            #expect(rows == nil)
+            #expect(error == "time limit exceeded")
+        }
         // The same call without a deadline starts.
-        let rows = try #require(tk_png_rows_begin(data, data.count, 0, 0, &width, &height, &passes, &warn, &err))
-        #expect(width == 16 && height == 12 && passes == 1)
-        var row = [UInt8](repeating: 0, count: 16 * 4)
-        for _ in 0..<12 { #expect(tk_png_rows_next(rows, &row, row.count, &err) == 0) }
-        #expect(tk_png_rows_finish(rows, &warn, &err) == 0)
+        try Self.withRowReader(data, deadline: 0) { rows, width, height, passes, _ in
+            let rows = try #require(rows)
+            #expect(width == 16 && height == 12 && passes == 1)
+            var err = CodecMessage.buffer()
+            var warn = CodecMessage.buffer()
+            var row = [UInt8](repeating: 0, count: 16 * 4)
+            for _ in 0..<12 { #expect(tk_png_rows_next(rows, &row, row.count, &err) == 0) }
+            #expect(tk_png_rows_finish(rows, &warn, &err) == 0)
+        }
     }
 
     @Test func libpngStopsInsideTheImageDataOnceTheDeadlineHasPassed() throws {
@@ -197,20 +215,19 @@ struct LimitTests {
         }
         let data = try ImageEncoders.encode(image, options: EncodeOptions(format: .png))
         #expect(data.count > 500_000)
-        var err = CodecMessage.buffer()
-        var warn = CodecMessage.buffer()
-        var width: UInt32 = 0, height: UInt32 = 0
-        var passes: Int32 = 0
         let deadline = Deadline(seconds: 0.2)
-        let rows = try #require(
-            tk_png_rows_begin(data, data.count, 0, deadline.shimValue, &width, &height, &passes, &warn, &err))
-        while !deadline.hasPassed { usleep(10_000) }
-        var row = [UInt8](repeating: 0, count: 512 * 4)
-        var read = 0
-        while read < 512, tk_png_rows_next(rows, &row, row.count, &err) == 0 { read += 1 }
-        #expect(read < 512)
-        #expect(CodecMessage.text(err) == "time limit exceeded")
-        #expect(tk_png_rows_finish(rows, &warn, &err) != 0)
+        try Self.withRowReader(data, deadline: deadline.shimValue) { rows, _, _, _, _ in
+            let rows = try #require(rows)
+            while !deadline.hasPassed { usleep(10_000) }
+            var err = CodecMessage.buffer()
+            var warn = CodecMessage.buffer()
+            var row = [UInt8](repeating: 0, count: 512 * 4)
+            var read = 0
+            while read < 512, tk_png_rows_next(rows, &row, row.count, &err) == 0 { read += 1 }
+            #expect(read < 512)
+            #expect(CodecMessage.text(err) == "time limit exceeded")
+            #expect(tk_png_rows_finish(rows, &warn, &err) != 0)
+        }
     }
 
     @Test(arguments: [ImageFormat.png, .jpeg])
