@@ -50,11 +50,10 @@ enum BenchDecodeCommand: Command {
 
     /// Decodes one file as `thumbkit thumb` would for `job`, and discards it.
     static func decode(_ path: String, job: BenchJob) throws(DecodeError) {
-        let data = try FileIO.read(path)
-        let header = try ImageDecoders.readHeader(data, path: path)
+        let source = try ImageSource(FileIO.read(path), path: path)
         let options = DecodeOptions()
-        try options.limits.check(width: header.width, height: header.height, path: path)
-        let scale = job.scaleNumerator(for: BenchCorpus.File(path: path, header: header))
-        _ = try ImageDecoders.decode(data, path: path, options: options, minimumScale: Double(scale) / 8)
+        try options.limits.check(width: source.header.width, height: source.header.height, path: path)
+        let scale = job.scaleNumerator(for: BenchCorpus.File(path: path, header: source.header))
+        _ = try ImageDecoders.decode(source, options: options, minimumScale: Double(scale) / 8)
     }
 }
