@@ -1,9 +1,9 @@
-// jpeg_rows.c: JPEG decompression, one output row at a time or the whole image (see CThumbKit.h).
+// jpeg_rows.c: JPEG decompression, one output row at a time (see CThumbKit.h).
 //
 // Why rows: a whole decode writes the full scaled image, so a 2560x1600 photo decoded at 8/8 for
 // a 720 px output needs a 16 MB buffer (and its page faults) before the resampler sees a pixel.
-// The whole-image decode (tk_jpeg_decode_until) is the same decompression writing every row
-// into the caller's buffer, so both give the same bytes, warnings and errors.
+// The whole-image decode is Swift's loop over these rows into one buffer, so both give the same
+// bytes, warnings and errors.
 //
 // setjmp: each entry point sets the error manager's jump buffer before it calls libjpeg, so a
 // libjpeg error always lands in the function that is running, never in a returned frame.
@@ -113,48 +113,4 @@ int tk_jpeg_rows_finish(tk_jpeg_rows *r, int *warnings, char warn[TK_ERR_LEN], c
     if (warnings != NULL) *warnings = r->jerr.warnings;
     tk_jpeg_rows_free(r);
     return rc;
-}
-
-int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
-                   int fail_on_warning, uint8_t *dst, size_t dst_size,
-                   uint32_t *out_width, uint32_t *out_height, int *warnings,
-                   char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
-    return tk_jpeg_decode_until(data, size, scale_num, block_smoothing, fail_on_warning, 0, dst,
-                                dst_size, out_width, out_height, warnings, warn, err);
-}
-
-int tk_jpeg_decode_until(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
-                         int fail_on_warning, uint64_t deadline_ns, uint8_t *dst, size_t dst_size,
-                         uint32_t *out_width, uint32_t *out_height, int *warnings,
-                         char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
-    if (warnings != NULL) *warnings = 0;
-    if (dst == NULL) {
-        tk_jpeg_copy(warn, "");
-        tk_jpeg_copy(err, "invalid JPEG decode arguments");
-        return -1;
-    }
-    uint32_t width = 0, height = 0;
-    tk_jpeg_rows *r = tk_jpeg_rows_begin(data, size, scale_num, block_smoothing, fail_on_warning,
-                                         deadline_ns, &width, &height, warn, err);
-    if (r == NULL) return -1;
-    size_t row_bytes = (size_t)width * 4;
-    if (row_bytes * height != dst_size) {
-        snprintf(err, TK_ERR_LEN, "output buffer holds %zu bytes, the %ux%u image needs %zu", dst_size,
-                 width, height, row_bytes * height);
-        tk_jpeg_rows_free(r);
-        return -1;
-    }
-    for (uint32_t y = 0; y < height; y++) {
-        if (tk_jpeg_rows_next(r, dst + (size_t)y * row_bytes, row_bytes, err) != 0) {
-            // Keep the row's error; finish only reports "rows left unread" and frees.
-            char unused[TK_ERR_LEN];
-            tk_jpeg_copy(warn, r->warning);
-            if (warnings != NULL) *warnings = r->jerr.warnings;
-            tk_jpeg_rows_finish(r, NULL, unused, unused);
-            return -1;
-        }
-    }
-    if (out_width != NULL) *out_width = width;
-    if (out_height != NULL) *out_height = height;
-    return tk_jpeg_rows_finish(r, warnings, warn, err);
 }

@@ -104,20 +104,9 @@ struct ColorFidelityTests {
 
     /// The CMYK bytes a JPEG stores, decoded at full size by the shim (no colour conversion).
     static func storedCMYK(_ data: [UInt8], width: Int, height: Int) throws -> [UInt8] {
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        var w: UInt32 = 0
-        var h: UInt32 = 0
-        var warnings: Int32 = 0
-        var warn = CodecMessage.buffer()
-        var err = CodecMessage.buffer()
-        let count = pixels.count
-        let rc = data.withUnsafeBufferPointer { src in
-            pixels.withUnsafeMutableBufferPointer { dst in
-                tk_jpeg_decode(
-                    src.baseAddress, src.count, 8, 1, 0, dst.baseAddress, count, &w, &h, &warnings, &warn, &err)
-            }
-        }
-        try #require(rc == 0)
-        return pixels
+        try ImageDecoders.JPEG.decodeWithLibjpeg(
+            data, path: "cmyk.jpg", options: DecodeOptions(), scaleNumerator: 8, count: width * height * 4,
+            blockSmoothing: true, deadline: .never
+        ).pixels
     }
 }

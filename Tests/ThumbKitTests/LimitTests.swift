@@ -150,20 +150,32 @@ struct LimitTests {
 
     @Test func libjpegStopsInItsProgressMonitorOnceTheDeadlineHasPassed() throws {
         let data = try Self.encoded(.jpeg)
-        var pixels = [UInt8](repeating: 0, count: 16 * 12 * 4)
-        var err = CodecMessage.buffer()
-        var warn = CodecMessage.buffer()
-        var width: UInt32 = 0, height: UInt32 = 0
-        var warnings: Int32 = 0
-        let rc = tk_jpeg_decode_until(
-            data, data.count, 8, 1, 0, Self.passed.shimValue, &pixels, pixels.count, &width, &height, &warnings,
-            &warn, &err)
-        #expect(rc == -1)
-        #expect(CodecMessage.text(err) == "time limit exceeded")
-        // The same call without a deadline decodes.
-        let ok = tk_jpeg_decode_until(
-            data, data.count, 8, 1, 0, 0, &pixels, pixels.count, &width, &height, &warnings, &warn, &err)
-        #expect(ok == 0 && width == 16 && height == 12)
+        // libjpeg's own check, not Swift's: the shim is driven directly.
+        func decode(deadline: UInt64) -> (rc: Int32, width: UInt32, height: UInt32, error: String) {
+            data.withUnsafeBufferPointer { src in
+                var err = CodecMessage.buffer()
+                var warn = CodecMessage.buffer()
+                var width: UInt32 = 0, height: UInt32 = 0
+                var warnings: Int32 = 0
+                guard
+                    let rows = tk_jpeg_rows_begin(
+                        src.baseAddress, src.count, 8, 1, 0, deadline, &width, &height, &warn, &err)
+                else { return (-1, 0, 0, CodecMessage.text(err)) }
+                var row = [UInt8](repeating: 0, count: Int(width) * 4)
+                for _ in 0..<height where tk_jpeg_rows_next(rows, &row, row.count, &err) != 0 {
+                    let error = CodecMessage.text(err)
+                    _ = tk_jpeg_rows_finish(rows, &warnings, &warn, &err)
+                    return (-1, width, height, error)
+                }
+                return (tk_jpeg_rows_finish(rows, &warnings, &warn, &err), width, height, CodecMessage.text(err))
+            }
+        }
+        let late = decode(deadline: Self.passed.shimValue)
+        #expect(late.rc == -1)
+        #expect(late.error == "time limit exceeded")
+        // The same decode without a deadline succeeds.
+        let ok = decode(deadline: 0)
+        #expect(ok.rc == 0 && ok.width == 16 && ok.height == 12)
     }
 
     /// A row reader over `data` for the length of `body`: the reader keeps the pointer it is

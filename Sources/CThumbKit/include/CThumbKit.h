@@ -95,7 +95,9 @@ typedef struct tk_png_rows tk_png_rows;
 /// CLOCK_MONOTONIC time in nanoseconds (0: none), checked each time libpng asks for more input
 /// (every 8 KB or so of compressed data); past it a read fails with "time limit exceeded".
 /// `passes` is 1, or 7 for an interlaced file: then `height` rows are read per pass, each pass
-/// into the same whole-image buffer. Every non-NULL result must be passed to tk_png_rows_finish.
+/// into the same whole-image buffer. The reader reads `data` in place and keeps the pointer:
+/// the bytes must stay valid and unmoved until tk_png_rows_finish (a Swift array passed as a
+/// temporary pointer is not). Every non-NULL result must be passed to tk_png_rows_finish.
 tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_warning, uint64_t deadline_ns,
                                uint32_t *width, uint32_t *height, int *passes, char warn[TK_ERR_LEN],
                                char err[TK_ERR_LEN]);
@@ -131,27 +133,6 @@ typedef struct {
 /// Reads the JPEG header (markers up to the first SOS) from memory.
 int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, char err[TK_ERR_LEN]);
 
-/// Decodes a JPEG at DCT scale `scale_num`/8 (1...8). The output size is
-/// ceil(width*scale_num/8) x ceil(height*scale_num/8); `dst` must hold exactly
-/// out_width*out_height*4 bytes. Gray, RGB and YCbCr files come out as RGBA8 (alpha 255);
-/// CMYK and YCCK files come out as 4-byte CMYK exactly as stored (Adobe files inverted), and
-/// the caller converts. `block_smoothing` 0 disables libjpeg's progressive block smoothing.
-/// The number of libjpeg warnings goes to *warnings and the first one's text to `warn`;
-/// `fail_on_warning` makes the first warning fatal. Guards: more than TK_JPEG_MAX_SCANS
-/// scans fail, and libjpeg may use at most 2 GiB.
-int tk_jpeg_decode(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
-                   int fail_on_warning, uint8_t *dst, size_t dst_size,
-                   uint32_t *out_width, uint32_t *out_height, int *warnings,
-                   char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
-
-/// `tk_jpeg_decode` with a deadline: `deadline_ns` is a CLOCK_MONOTONIC time in nanoseconds
-/// (0: none), checked by libjpeg's progress monitor (every output row, and every iMCU row while a
-/// multi-scan file is read). Past it the decode fails with "time limit exceeded".
-int tk_jpeg_decode_until(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
-                         int fail_on_warning, uint64_t deadline_ns, uint8_t *dst, size_t dst_size,
-                         uint32_t *out_width, uint32_t *out_height, int *warnings,
-                         char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
-
 /// Encodes packed pixels (RGBA8 with the alpha byte ignored when `channels` is 4, RGB8 when 3,
 /// gray when 1) to a baseline or progressive JPEG in memory. `subsampling_444` 1 keeps full
 /// chroma, 0 uses 4:2:0. `optimize` 1 builds optimal Huffman tables. `cmyk` 1 takes 4-byte CMYK
@@ -169,10 +150,19 @@ int tk_jpeg_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height,
 /// A JPEG being decoded one output row at a time.
 typedef struct tk_jpeg_rows tk_jpeg_rows;
 
-/// Starts exactly tk_jpeg_decode_until's decompression (same arguments, same output bytes, same
-/// warnings and errors; it is built on these functions) and reports the output size; the
-/// deadline holds for every later call too. Returns NULL with `err` (and `warn`) on
-/// failure. Every non-NULL result must be passed to tk_jpeg_rows_finish.
+/// Starts decoding a JPEG at DCT scale `scale_num`/8 (1...8) and reports the output size,
+/// ceil(width*scale_num/8) x ceil(height*scale_num/8). Gray, RGB and YCbCr files come out as
+/// RGBA8 (alpha 255); CMYK and YCCK files come out as 4-byte CMYK exactly as stored (Adobe files
+/// inverted), and the caller converts. `block_smoothing` 0 disables libjpeg's progressive block
+/// smoothing; `fail_on_warning` makes the first warning fatal. `deadline_ns` is a
+/// CLOCK_MONOTONIC time in nanoseconds (0: none), checked by libjpeg's progress monitor (every
+/// output row, and every iMCU row while a multi-scan file is read) in this and every later
+/// call; past it the call fails with "time limit exceeded". Guards: more than
+/// TK_JPEG_MAX_SCANS scans fail, and libjpeg may use at most 2 GiB.
+/// The decoder reads `data` in place and keeps the pointer: the bytes must stay valid and
+/// unmoved until tk_jpeg_rows_finish. Returns NULL with `err` (and `warn`) on failure. Every
+/// non-NULL result must be passed to tk_jpeg_rows_finish. A whole-image decode is the caller's
+/// loop over tk_jpeg_rows_next.
 tk_jpeg_rows *tk_jpeg_rows_begin(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
                                  int fail_on_warning, uint64_t deadline_ns, uint32_t *out_width,
                                  uint32_t *out_height, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);

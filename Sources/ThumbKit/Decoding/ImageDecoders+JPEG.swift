@@ -80,32 +80,39 @@ extension ImageDecoders {
 
         /// libjpeg's decode of the whole file at `scaleNumerator`/8 into `count` bytes (RGBA, or
         /// CMYK for CMYK and YCCK files), with its warnings; gives up once `deadline` has passed.
+        /// This is the sink of ``readRows(_:path:options:scaleNumerator:blockSmoothing:deadline:read:)``
+        /// that keeps every row: libjpeg writes each row straight into the image.
         static func decodeWithLibjpeg(
             _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, count: Int,
             blockSmoothing: Bool, deadline: Deadline
         ) throws(DecodeError) -> (pixels: [UInt8], warnings: [String]) {
-            var err = CodecMessage.buffer()
-            var warn = CodecMessage.buffer()
-            var warningCount: Int32 = 0
-            var rc: Int32 = -1
+            var failure: DecodeError?
+            var warnings: [String] = []
             let pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
-                var outWidth: UInt32 = 0
-                var outHeight: UInt32 = 0
-                rc = data.withUnsafeBufferPointer { src in
-                    tk_jpeg_decode_until(
-                        src.baseAddress, src.count, Int32(scaleNumerator), blockSmoothing ? 1 : 0,
-                        options.failOnWarning ? 1 : 0, deadline.shimValue, dst.baseAddress, count, &outWidth,
-                        &outHeight, &warningCount, &warn, &err)
+                do throws(DecodeError) {
+                    warnings = try readRows(
+                        data, path: path, options: options, scaleNumerator: scaleNumerator,
+                        blockSmoothing: blockSmoothing, deadline: deadline
+                    ) { width, height, next in
+                        let stride = width * 4
+                        guard stride * height == count else {
+                            return "the \(width)x\(height) image does not fit \(count) bytes"
+                        }
+                        for y in 0..<height {
+                            let row = UnsafeMutableBufferPointer(rebasing: dst[(y * stride)..<((y + 1) * stride)])
+                            if let error = next(row) { return error }
+                        }
+                        return nil
+                    }
+                    initialized = count
+                } catch {
+                    // The array is thrown away; claim nothing so no garbage is exposed.
+                    failure = error
+                    initialized = 0
                 }
-                // On failure the array is thrown away; claim nothing so no garbage is exposed.
-                initialized = rc == 0 ? count : 0
             }
-            let warning = CodecMessage.text(warn)
-            guard rc == 0 else {
-                throw ImageDecoders.shimFailure(
-                    warning: warning, error: CodecMessage.text(err), options: options, deadline: deadline, path: path)
-            }
-            return (pixels, warningLines(warning, count: warningCount))
+            if let failure { throw failure }
+            return (pixels, warnings)
         }
 
         /// A decode's warnings as log lines: the first one's text, then how many more there were.

@@ -33,14 +33,38 @@ extension ImageDecoders.JPEG {
             return ImageDecoders.StreamedDecode(warnings: [], color: color.outcome)
         }
         try deadline.check(path: path)  // the fast path may have stopped for it
+        let warnings = try readRows(
+            data, path: path, options: options, scaleNumerator: scaleNumerator,
+            blockSmoothing: !(scaleNumerator == 1 && header.isProgressive), deadline: deadline
+        ) { outWidth, outHeight, next in
+            guard outWidth == width, outHeight == height else {
+                return "libjpeg's output size \(outWidth)x\(outHeight) differs from \(width)x\(height)"
+            }
+            return ImageDecoders.pumpRows(
+                width: width, height: height, color: color, deadline: deadline, next: next, consume: consume)
+        }
+        return ImageDecoders.StreamedDecode(warnings: warnings, color: color.outcome)
+    }
+
+    /// The one libjpeg reader: opens `data` at `scaleNumerator`/8, lets `read` take the rows,
+    /// then reads on to the end and turns every failure into a ``DecodeError``.
+    ///
+    /// `read` gets the output size and a `next` that decodes the next row, top-down, into the
+    /// `width * 4` bytes it is given (RGBA, or CMYK for CMYK and YCCK files), returning nil or
+    /// libjpeg's message. It returns why it stopped early, or nil when it read every row.
+    /// Returns the warnings as log lines. `deadline` is checked by libjpeg's progress monitor.
+    static func readRows(
+        _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, blockSmoothing: Bool,
+        deadline: Deadline,
+        read: (_ width: Int, _ height: Int, _ next: (UnsafeMutableBufferPointer<UInt8>) -> String?) -> String?
+    ) throws(DecodeError) -> [String] {
         var err = CodecMessage.buffer()
         var warn = CodecMessage.buffer()
         var outWidth: UInt32 = 0
         var outHeight: UInt32 = 0
         var warningCount: Int32 = 0
-        let blockSmoothing = !(scaleNumerator == 1 && header.isProgressive)
         // The decoder reads `data` in place: the array must stay put until finish.
-        return try data.withUnsafeBufferPointer { (src) throws(DecodeError) -> ImageDecoders.StreamedDecode in
+        return try data.withUnsafeBufferPointer { (src) throws(DecodeError) -> [String] in
             guard
                 let rows = tk_jpeg_rows_begin(
                     src.baseAddress, src.count, Int32(scaleNumerator), blockSmoothing ? 1 : 0,
@@ -50,17 +74,10 @@ extension ImageDecoders.JPEG {
                     warning: CodecMessage.text(warn), error: CodecMessage.text(err), options: options,
                     deadline: deadline, path: path)
             }
-            let rowError: String?
-            if Int(outWidth) == width, Int(outHeight) == height {
-                rowError = ImageDecoders.pumpRows(
-                    width: width, height: height, color: color, deadline: deadline,
-                    next: { row in
-                        var err = CodecMessage.buffer()
-                        let rc = tk_jpeg_rows_next(rows, row.baseAddress, row.count, &err)
-                        return rc == 0 ? nil : CodecMessage.text(err)
-                    }, consume: consume)
-            } else {
-                rowError = "libjpeg's output size \(outWidth)x\(outHeight) differs from \(width)x\(height)"
+            let rowError = read(Int(outWidth), Int(outHeight)) { row in
+                var err = CodecMessage.buffer()
+                let rc = tk_jpeg_rows_next(rows, row.baseAddress, row.count, &err)
+                return rc == 0 ? nil : CodecMessage.text(err)
             }
             let rc = tk_jpeg_rows_finish(rows, &warningCount, &warn, &err)
             let warning = CodecMessage.text(warn)
@@ -69,8 +86,7 @@ extension ImageDecoders.JPEG {
                     warning: warning, error: rowError ?? CodecMessage.text(err), options: options,
                     deadline: deadline, path: path)
             }
-            return ImageDecoders.StreamedDecode(
-                warnings: warningLines(warning, count: warningCount), color: color.outcome)
+            return warningLines(warning, count: warningCount)
         }
     }
 }
