@@ -86,32 +86,23 @@ extension ImageDecoders {
             _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, count: Int,
             blockSmoothing: Bool, deadline: Deadline
         ) throws(DecodeError) -> (pixels: [UInt8], warnings: [String]) {
-            var failure: DecodeError?
             var warnings: [String] = []
-            let pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
-                do throws(DecodeError) {
-                    warnings = try readRows(
-                        data, path: path, options: options, scaleNumerator: scaleNumerator,
-                        blockSmoothing: blockSmoothing, deadline: deadline
-                    ) { width, height, next in
-                        let stride = width * 4
-                        guard stride * height == count else {
-                            return "the \(width)x\(height) image does not fit \(count) bytes"
-                        }
-                        for y in 0..<height {
-                            let row = UnsafeMutableBufferPointer(rebasing: dst[(y * stride)..<((y + 1) * stride)])
-                            if let error = next(row) { return error }
-                        }
-                        return nil
+            let pixels = try ImageDecoders.wholeImage(count: count) { (dst) throws(DecodeError) in
+                warnings = try readRows(
+                    data, path: path, options: options, scaleNumerator: scaleNumerator,
+                    blockSmoothing: blockSmoothing, deadline: deadline
+                ) { width, height, next in
+                    let stride = width * 4
+                    guard stride * height == count else {
+                        return "the \(width)x\(height) image does not fit \(count) bytes"
                     }
-                    initialized = count
-                } catch {
-                    // The array is thrown away; claim nothing so no garbage is exposed.
-                    failure = error
-                    initialized = 0
+                    for y in 0..<height {
+                        let row = UnsafeMutableBufferPointer(rebasing: dst[(y * stride)..<((y + 1) * stride)])
+                        if let error = next(row) { return error }
+                    }
+                    return nil
                 }
             }
-            if let failure { throw failure }
             return (pixels, warnings)
         }
 

@@ -37,32 +37,22 @@ extension ImageDecoders {
             try options.limits.check(width: header.width, height: header.height, path: path)
             let stride = header.width * 4
             let count = stride * header.height
-            var failure: DecodeError?
             var warning = ""
-            var pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
-                // An interlaced file's passes each fill in only their own pixels of a row.
-                if header.isProgressive { dst.initialize(repeating: 0) }
-                do throws(DecodeError) {
-                    warning = try readRows(source, options: options, deadline: deadline) {
-                        passes, next in
-                        for _ in 0..<passes {
-                            for y in 0..<header.height {
-                                if let error = next(dst.baseAddress! + y * stride) { return error }
-                                if y % ImageDecoders.rowsPerDeadlineCheck == 0, deadline.hasPassed {
-                                    return "time limit exceeded"
-                                }
+            // An interlaced file's passes each fill in only their own pixels of a row.
+            var pixels = try ImageDecoders.wholeImage(count: count, zeroed: header.isProgressive) {
+                (dst) throws(DecodeError) in
+                warning = try readRows(source, options: options, deadline: deadline) { passes, next in
+                    for _ in 0..<passes {
+                        for y in 0..<header.height {
+                            if let error = next(dst.baseAddress! + y * stride) { return error }
+                            if y % ImageDecoders.rowsPerDeadlineCheck == 0, deadline.hasPassed {
+                                return "time limit exceeded"
                             }
                         }
-                        return nil
                     }
-                    initialized = count
-                } catch {
-                    // The array is thrown away; claim nothing so no garbage is exposed.
-                    failure = error
-                    initialized = 0
+                    return nil
                 }
             }
-            if let failure { throw failure }
             // Colour: iCCP / sRGB / gAMA / cHRM to sRGB (ImageDecoders+Color.swift).
             let color = ImageDecoders.manageColor(
                 &pixels, data: data, format: .png, kind: pixelKind(header), options: options)

@@ -138,6 +138,27 @@ public enum ImageDecoders {
         var color: ColorManagement.Outcome
     }
 
+    /// A whole image of `count` bytes filled by `fill` (a row reader's keep-every-row sink):
+    /// zeroed first when `zeroed` (interlaced passes fill only their own pixels), and on
+    /// failure thrown away without claiming any of its bytes, so no garbage is exposed.
+    static func wholeImage(
+        count: Int, zeroed: Bool = false, _ fill: (UnsafeMutableBufferPointer<UInt8>) throws(DecodeError) -> Void
+    ) throws(DecodeError) -> [UInt8] {
+        var failure: DecodeError?
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
+            if zeroed { dst.initialize(repeating: 0) }
+            do throws(DecodeError) {
+                try fill(dst)
+                initialized = count
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return pixels
+    }
+
     /// Rows between two deadline checks in the row-by-row decoders.
     static let rowsPerDeadlineCheck = 16
 
