@@ -13,12 +13,14 @@ import ThumbKitCatalog
 /// 2. ask the catalog: the same (path, hash) already `imported` or `skipped` → skip (silently
 ///    when the file has not been written since, as after a restart's scan); the record already
 ///    has an image with this hash → skip, remembering the file as a duplicate;
-/// 3. validate: header, limits, a decode (JPEGs at 1/8 scale), codec warnings fatal; a failure
-///    rejects the file before the catalog is touched;
+/// 3. check: header, limits, and a decode with codec warnings fatal that also renders the
+///    outputs step 6 writes (``CatalogBuilder/prepare(_:sha256:for:)``); a failure rejects the
+///    file before the catalog is touched;
 /// 4. one transaction: create or update the record (image, sidecar rating, new category) and
 ///    write the file's row as `pending`, with what is needed to undo the change;
 /// 5. with `--move-done`, move the source to where the record now says it is;
-/// 6. build the record's outputs (``CatalogBuilder/build(only:progress:onFailure:)``);
+/// 6. build the record's outputs (``CatalogBuilder/build(only:progress:onFailure:)``) from
+///    step 3's render;
 /// 7. mark the row `imported`.
 ///
 /// A crash before 4 leaves nothing; between 4 and 7 it leaves a `pending` row, which the next
@@ -143,9 +145,17 @@ public struct InboxIngestor: Sendable {
             }
         }
 
-        // 3. Validate before the catalog is touched, exactly as import and set-image do.
+        // 3. Check before the catalog is touched, as import and set-image do, by rendering the
+        // outputs step 6 writes (one decode for both; a progressive JPEG is checked and built
+        // with a decode each, see `PreparedImage`).
+        let prepared: PreparedImage?
         do {
-            try SourceImage.validate(bytes, path: source, limits: limits)
+            let kind: RecordKind
+            switch target {
+            case .bug: kind = .bug
+            case .food: kind = .food
+            }
+            prepared = try builder.prepare(ImageSource(bytes, path: source), sha256: sha, for: kind)
         } catch {
             return reject(relativePath, at: source, sha: sha, record: nil, reason: error.reason)
         }
@@ -198,15 +208,20 @@ public struct InboxIngestor: Sendable {
 
         // 6 and 7. Outputs, then done.
         return events
-            + finish(relativePath, record: change.record, undo: change.undo, source: source, image: imagePath, sha: sha)
+            + finish(
+                relativePath, record: change.record, undo: change.undo, source: source, image: imagePath, sha: sha,
+                prepared: prepared)
     }
 
-    /// Builds the record's outputs and marks the row `imported`; on a build failure, undoes the
-    /// record change and rejects the file (now at `image`).
+    /// Builds the record's outputs (from `prepared`, the check's render, when given) and marks
+    /// the row `imported`; on a build failure, undoes the record change and rejects the file
+    /// (now at `image`).
     func finish(
-        _ relativePath: String, record: RecordRef, undo undoData: IngestUndo, source: String, image: String, sha: String
+        _ relativePath: String, record: RecordRef, undo undoData: IngestUndo, source: String, image: String,
+        sha: String,
+        prepared: PreparedImage? = nil
     ) -> [IngestEvent] {
-        let report = builder.build(only: [record])
+        let report = builder.build(only: [record], prepared: prepared)
         crashPoints.reached(.built)
         if report.failed > 0 {
             let reason = "cannot make its outputs: " + (report.failures.first ?? "the build failed")

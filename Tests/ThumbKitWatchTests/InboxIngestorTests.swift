@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbKit
 import ThumbKitCatalogTestSupport
 import ThumbKitTestSupport
 
@@ -256,5 +257,94 @@ struct RejectedNoteRepairTests {
         #expect(stray.hasPrefix("Stray.png: the reason was lost"))
         // A second start finds nothing to do.
         #expect(inbox.ingestor.repairRejectedNotes().isEmpty)
+    }
+}
+
+/// The watch folder checks a new file and makes its outputs from one decode (issue 13): the
+/// check renders the outputs, the build writes that render; a progressive JPEG is the one
+/// exception (`PreparedImage`).
+struct InboxSingleDecodeTests {
+    static func progressiveJPEG(width: Int = 640, height: Int = 480, seed: Int) throws -> [UInt8] {
+        try ImageEncoders.encode(
+            GeneratedImages.pixels(width: width, height: height, seed: seed),
+            options: EncodeOptions(format: .jpeg, quality: 90, progressive: true), path: "progressive.jpg")
+    }
+
+    /// Each kind of file the check renders (or, progressive, only checks): the outputs written
+    /// from the check's render are the bytes a build of the record makes from the file.
+    @Test(arguments: ["baseline.jpg", "plain.png", "progressive.jpg"])
+    func theOutputsMadeFromTheChecksRenderAreTheBytesABuildMakes(name: String) throws {
+        let bytes =
+            switch name {
+            case "baseline.jpg": GeneratedImages.jpeg(width: 640, height: 480, seed: 11)
+            case "plain.png": GeneratedImages.png(width: 320, height: 240, seed: 12)
+            default: try Self.progressiveJPEG(seed: 13)
+            }
+        let inbox = try Inbox(.sqlite)
+        try inbox.drop("bugs/\(name)", bytes)
+        #expect(inbox.ingestor.ingest("bugs/\(name)").map(\.event) == [.ingested])
+        let bug = try #require(try inbox.store.bugs().first)
+        let files = try inbox.outputFiles(bug.ref)
+        #expect(files.count >= 2)
+        let written = try files.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
+        for file in files { try FileManager.default.removeItem(atPath: file) }
+        let rebuilt = inbox.ingestor.builder.build(only: [bug.ref])
+        #expect(rebuilt.failed == 0, "\(rebuilt.failures)")
+        #expect(rebuilt.made >= files.count)
+        let remade = try files.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
+        #expect(remade == written)
+    }
+
+    /// The build takes the prepared render and does not decode the source again: here the
+    /// source is not even an image, and the build still succeeds from the render of another.
+    @Test func theBuildWritesThePreparedRenderWithoutDecodingTheSource() throws {
+        let inbox = try Inbox(.sqlite)
+        let junk = Array("not an image, with the hash the render claims".utf8)
+        let path = try inbox.workspace.write("pictures/junk.jpg", junk)
+        let sha = ContentHash.sha256(of: junk)
+        let bug = try inbox.store.write { tx in
+            try tx.addBug(title: "Stand-in", image: ImageRef(path: path, sha256: sha)).ref
+        }
+        let builder = inbox.ingestor.builder
+        let real = try ImageSource(GeneratedImages.jpeg(width: 200, height: 150, seed: 14), path: "real.jpg")
+        let prepared = try #require(try builder.prepare(real, sha256: sha, for: .bug))
+        let withoutRender = builder.build(only: [bug])
+        #expect(withoutRender.failed == 1)
+        let report = builder.build(only: [bug], prepared: prepared)
+        #expect(report.failed == 0, "\(report.failures)")
+        #expect(report.made >= prepared.images.count)
+        let outputs = try inbox.outputFiles(bug)
+        #expect(outputs.count >= prepared.images.count)
+        #expect(outputs.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+    }
+
+    /// A render for other bytes, or for other variants, is not used.
+    @Test func aRenderOfOtherBytesOrOtherVariantsIsNotUsed() throws {
+        let inbox = try Inbox(.sqlite)
+        let source = try ImageSource(GeneratedImages.jpeg(width: 200, height: 150, seed: 15), path: "a.jpg")
+        let prepared = try #require(try inbox.ingestor.builder.prepare(source, sha256: "aa", for: .bug))
+        #expect(prepared.images(for: prepared.variants, sha256: "aa") != nil)
+        #expect(prepared.images(for: prepared.variants, sha256: "bb") == nil)
+        #expect(prepared.images(for: Array(prepared.variants.dropFirst()), sha256: "aa") == nil)
+    }
+
+    /// The render is the check: a JPEG cut short in its entropy data (libjpeg only warns and
+    /// pads with grey) is rejected before the catalog is touched, baseline or progressive.
+    @Test(arguments: [false, true]) func aJPEGCutShortIsStillRejectedBeforeTheCatalogIsTouched(progressive: Bool)
+        throws
+    {
+        let whole =
+            progressive ? try Self.progressiveJPEG(seed: 16) : GeneratedImages.jpeg(width: 640, height: 480, seed: 16)
+        let cut = Array(whole.prefix(whole.count * 2 / 3))
+        let inbox = try Inbox(.sqlite)
+        if progressive {
+            #expect(try inbox.ingestor.builder.prepare(ImageSource(whole, path: "p.jpg"), sha256: "", for: .bug) == nil)
+        }
+        try inbox.drop("bugs/Cut.jpg", cut)
+        let events = inbox.ingestor.ingest("bugs/Cut.jpg")
+        #expect(events.map(\.event) == [.rejected])
+        #expect(events.first?.reason?.contains("cannot make its outputs") == false)
+        #expect(try inbox.store.bugs().isEmpty)
+        #expect(try inbox.store.read { try $0.ingestedFiles() }.map(\.status) == [.failed])
     }
 }

@@ -83,6 +83,18 @@ public struct CatalogBuilder: Sendable {
         onFailure: (@Sendable (String) -> Void)? = nil, onNote: ((String) -> Void)? = nil,
         commitGuard: BuildCommitGuard? = nil  // scale-out: the queue's fenced commit
     ) -> BuildReport {
+        build(
+            only: records, prepared: nil, progress: progress, onFailure: onFailure, onNote: onNote,
+            commitGuard: commitGuard)
+    }
+
+    /// `build(only:progress:onFailure:onNote:commitGuard:)`, making the outputs of the source
+    /// `prepared` was rendered from out of that render instead of decoding it again.
+    package func build(
+        only records: [RecordRef]?, prepared: PreparedImage?, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        onFailure: (@Sendable (String) -> Void)? = nil, onNote: ((String) -> Void)? = nil,
+        commitGuard: BuildCommitGuard? = nil
+    ) -> BuildReport {
         let started = Date()
         var folder = OutputFolder(root: outputDirectory)
         var report = BuildReport()
@@ -148,7 +160,10 @@ public struct CatalogBuilder: Sendable {
                 work.append(entry)
             }
         }
-        report.add(run(work, folder: folder, progress: progress, onFailure: onFailure, commitGuard: commitGuard))
+        report.add(
+            run(
+                work, folder: folder, prepared: prepared, progress: progress, onFailure: onFailure,
+                commitGuard: commitGuard))
 
         if full {
             do {
@@ -163,7 +178,7 @@ public struct CatalogBuilder: Sendable {
     /// Runs `work`: the app's unit first (bugs' rating rows point at its strips), then the
     /// records in parallel.
     private func run(
-        _ work: [(unit: BuildUnit, rows: [OutputRecord])], folder: OutputFolder,
+        _ work: [(unit: BuildUnit, rows: [OutputRecord])], folder: OutputFolder, prepared: PreparedImage?,
         progress: (@Sendable (Int, Int) -> Void)?, onFailure: (@Sendable (String) -> Void)?,
         commitGuard: BuildCommitGuard? = nil
     ) -> BuildReport {
@@ -175,7 +190,7 @@ public struct CatalogBuilder: Sendable {
         @Sendable func perform(_ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int) {
             var result = UnitBuild(
                 unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style,
-                limits: builder.limits, threads: threads, commitGuard: commitGuard
+                limits: builder.limits, threads: threads, commitGuard: commitGuard, prepared: prepared
             ).run()
             if !entry.unit.countsUpToDate { result.upToDate = 0 }
             for line in result.failures { onFailure?(line) }

@@ -21,6 +21,9 @@ struct UnitBuild {
     let threads: Int
     /// Scale-out: runs first in the row-commit transaction (the build queue's fence).
     var commitGuard: BuildCommitGuard? = nil
+    /// A render of a source made before the build (the watch folder's check): used instead of
+    /// decoding that source again when it has the hash and the variants the build needs.
+    var prepared: PreparedImage? = nil
 
     /// A made output, waiting for its row.
     private struct Made {
@@ -60,7 +63,7 @@ struct UnitBuild {
                     }
                     outputs = group.plan(sha)
                     let todo = outputs.filter { !$0.isCurrent(byKey[$0.key], in: folder) }
-                    if !todo.isEmpty { made += try resized(todo, from: bytes, path: path) }
+                    if !todo.isEmpty { made += try resized(todo, from: bytes, sha256: sha, path: path) }
                 }
                 report.upToDate +=
                     outputs.count - outputs.filter { output in made.contains { $0.output.key == output.key } }.count
@@ -82,17 +85,23 @@ struct UnitBuild {
 
     // MARK: Making files
 
-    /// Decodes `bytes` once and makes every output in `todo` from it.
-    private func resized(_ todo: [PlannedOutput], from bytes: [UInt8], path: String) throws -> [Made] {
+    /// Decodes `bytes` once (or takes the prepared render of them) and makes every output in
+    /// `todo` from it.
+    private func resized(
+        _ todo: [PlannedOutput], from bytes: [UInt8], sha256: String, path: String
+    ) throws -> [Made] {
         let variants = todo.map { output -> ResizeOptions in
             guard case .resize(let options, _, _) = output.maker else {
                 preconditionFailure("An image group plans only resized outputs.")
             }
             return options
         }
-        let rendered = try Thumbnailer.render(
-            bytes, path: path, variants: variants, decode: DecodeOptions(limits: limits), threads: threads)
-        return try zip(todo, rendered.images).map { output, image in
+        let images =
+            try prepared?.images(for: variants, sha256: sha256)
+            ?? Thumbnailer.render(
+                bytes, path: path, variants: variants, decode: DecodeOptions(limits: limits), threads: threads
+            ).images
+        return try zip(todo, images).map { output, image in
             guard case .resize(_, let encoding, let opaque) = output.maker else { preconditionFailure() }
             let final = opaque ? image.flattened(onto: encoding.background) : image
             return try write(output, final, encoding)

@@ -38,10 +38,15 @@ public enum SourceImage {
     /// truncated upload only makes libjpeg warn ("premature end of data") and pad with grey.
     /// libpng already fails on truncation, and its colour-profile warnings are benign.
     package static func validate(_ bytes: [UInt8], path: String, limits: ImageLimits) throws(DecodeError) {
-        let header = try ImageDecoders.readHeader(bytes, path: path)
-        try limits.check(width: header.width, height: header.height, path: path)
+        try validate(ImageSource(bytes, path: path), limits: limits)
+    }
+
+    /// `validate(_:path:limits:)` for a source whose header is already read.
+    package static func validate(_ source: ImageSource, limits: ImageLimits) throws(DecodeError) {
+        let header = source.header
+        try limits.check(width: header.width, height: header.height, path: source.path)
         let options = DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg)
-        _ = try ImageDecoders.decode(bytes, path: path, options: options, minimumScale: 1.0 / 8)
+        _ = try ImageDecoders.decode(source, options: options, minimumScale: 1.0 / 8)
     }
 
     /// Whether anything (even a dangling link) is at `path`.
