@@ -105,7 +105,7 @@ struct ColorFidelityTests {
     /// The CMYK bytes a JPEG stores, decoded at full size by the shim (no colour conversion).
     static func storedCMYK(_ data: [UInt8], width: Int, height: Int) throws -> [UInt8] {
         try ImageDecoders.JPEG.decodeWithLibjpeg(
-            data, path: "cmyk.jpg", options: DecodeOptions(), scaleNumerator: 8, count: width * height * 4,
+            data, path: "cmyk.jpg", options: DecodeOptions(), width: width, height: height, scaleNumerator: 8,
             blockSmoothing: true, deadline: .never
         ).pixels
     }

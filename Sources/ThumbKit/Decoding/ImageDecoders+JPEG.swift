@@ -44,7 +44,6 @@ extension ImageDecoders {
             try options.limits.check(width: header.width, height: header.height, path: path)
             let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
             let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
-            let count = width * height * 4
             // Progressive at 1/8, 2/8, 3/8: decode only what reaches the output (see
             // ImageDecoders+ProgressiveDC.swift); at 1/8 smoothing off on both paths so they agree.
             var pixels: [UInt8]
@@ -60,8 +59,9 @@ extension ImageDecoders {
             } else {
                 try deadline.check(path: path)  // the fast path may have stopped for it
                 (pixels, warnings) = try decodeWithLibjpeg(
-                    data, path: path, options: options, scaleNumerator: scaleNumerator, count: count,
-                    blockSmoothing: !(scaleNumerator == 1 && header.isProgressive), deadline: deadline)
+                    data, path: path, options: options, width: header.width, height: header.height,
+                    scaleNumerator: scaleNumerator, blockSmoothing: !(scaleNumerator == 1 && header.isProgressive),
+                    deadline: deadline)
             }
             // Colour: embedded profile to sRGB, CMYK to RGBA (ImageDecoders+Color.swift).
             let color = ImageDecoders.manageColor(
@@ -78,14 +78,19 @@ extension ImageDecoders {
             return (source.bytes, source.path, info)
         }
 
-        /// libjpeg's decode of the whole file at `scaleNumerator`/8 into `count` bytes (RGBA, or
-        /// CMYK for CMYK and YCCK files), with its warnings; gives up once `deadline` has passed.
+        /// libjpeg's decode of the whole file at `scaleNumerator`/8 (RGBA, or CMYK for CMYK and
+        /// YCCK files), with its warnings; gives up once `deadline` has passed. `width` and
+        /// `height` are the full size the header gives: the image is allocated from them before
+        /// libjpeg reads anything, and a frame of another size fails the decode.
         /// This is the sink of ``readRows(_:path:options:scaleNumerator:blockSmoothing:deadline:read:)``
         /// that keeps every row: libjpeg writes each row straight into the image.
         static func decodeWithLibjpeg(
-            _ data: [UInt8], path: String, options: DecodeOptions, scaleNumerator: Int, count: Int,
+            _ data: [UInt8], path: String, options: DecodeOptions, width: Int, height: Int, scaleNumerator: Int,
             blockSmoothing: Bool, deadline: Deadline
         ) throws(DecodeError) -> (pixels: [UInt8], warnings: [String]) {
+            let count =
+                ImageDecoders.scaledLength(width, numerator: scaleNumerator)
+                * ImageDecoders.scaledLength(height, numerator: scaleNumerator) * 4
             var warnings: [String] = []
             let pixels = try ImageDecoders.wholeImage(count: count) { (dst) throws(DecodeError) in
                 warnings = try readRows(

@@ -247,12 +247,9 @@ extension ImageDecoders.JPEG {
         _ data: [UInt8], width: Int, height: Int, scaleNumerator: Int, blockSmoothing: Bool, failOnWarning: Bool,
         deadline: Deadline = .never
     ) -> [UInt8]? {
-        let count =
-            ImageDecoders.scaledLength(width, numerator: scaleNumerator)
-            * ImageDecoders.scaledLength(height, numerator: scaleNumerator) * 4
-        return try? decodeWithLibjpeg(
-            data, path: "", options: DecodeOptions(failOnWarning: failOnWarning), scaleNumerator: scaleNumerator,
-            count: count, blockSmoothing: blockSmoothing, deadline: deadline
+        try? decodeWithLibjpeg(
+            data, path: "", options: DecodeOptions(failOnWarning: failOnWarning), width: width, height: height,
+            scaleNumerator: scaleNumerator, blockSmoothing: blockSmoothing, deadline: deadline
         ).pixels
     }
 }
