@@ -40,10 +40,35 @@ struct BatchSchedulerTests {
             paths.append(url.path)
         }
         paths.append(folder.appendingPathComponent("missing").path)
-        #expect(BatchRunner.largestFirst(paths) == [1, 3, 0, 2, 4])
+        #expect(BatchScheduler.largestFirst(paths) == [1, 3, 0, 2, 4])
         #expect(BatchRunner.handOutOrder(paths, workers: 2, stopOnError: false) == [1, 3, 0, 2, 4])
         // One worker has nothing to balance, and "stop at the first failure" means the first listed.
         #expect(BatchRunner.handOutOrder(paths, workers: 1, stopOnError: false) == [0, 1, 2, 3, 4])
         #expect(BatchRunner.handOutOrder(paths, workers: 2, stopOnError: true) == [0, 1, 2, 3, 4])
+    }
+
+    /// Work already done for a record (the catalog build) cannot be put back: the claim waits
+    /// for the heavy slot even though other files are waiting to be taken.
+    @Test func aClaimThatMayNotPutBackWaitsForTheSlot() {
+        let scheduler = BatchScheduler(order: [0, 1, 2])
+        #expect(scheduler.take() == 0)
+        #expect(scheduler.claimHeavy(0))
+        #expect(scheduler.take() == 1)
+        let claimed = Locked<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = scheduler.claimHeavy(1, mayPutBack: false)
+            claimed.withLock { $0 = result }
+            done.signal()
+        }
+        // The claim can only return once the slot is free: nothing is there before the release.
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(claimed.withLock { $0 } == nil)
+        scheduler.releaseHeavy()
+        done.wait()
+        #expect(claimed.withLock { $0 } == true)
+        #expect(scheduler.take() == 2)  // file 1 was not put back
+        scheduler.releaseHeavy()
+        #expect(scheduler.take() == nil)
     }
 }

@@ -98,16 +98,7 @@ public struct BatchRunner: Sendable {
     /// (nothing to balance) or with `stopOnError` ("stop at the first failure" means the first
     /// in the list).
     static func handOutOrder(_ files: [String], workers: Int, stopOnError: Bool) -> [Int] {
-        workers == 1 || stopOnError ? Array(files.indices) : largestFirst(files)
-    }
-
-    /// Indices of `files` by decreasing size (unreadable files count as empty), ties in order.
-    static func largestFirst(_ files: [String]) -> [Int] {
-        let sizes = files.map { path -> Int in
-            var st = stat()
-            return PathBytes.withCString(path, { stat($0, &st) }) == 0 ? Int(st.st_size) : 0
-        }
-        return files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
+        workers == 1 || stopOnError ? Array(files.indices) : BatchScheduler.largestFirst(files)
     }
 
     /// Reads, decodes, resizes, encodes and writes one file; nil when the file is memory-heavy

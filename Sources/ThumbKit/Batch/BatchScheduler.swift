@@ -9,9 +9,12 @@ import Foundation
 /// in flight puts it back and takes the next file; put-back files go first as soon as the heavy
 /// slot is free. So peak memory is one heavy decode plus light ones, whatever the batch size,
 /// and workers only wait when nothing but heavy files is left.
-final class BatchScheduler: Sendable {
+///
+/// `thumb` (`BatchRunner`) schedules files with it, the catalog build (`CatalogBuilder`)
+/// records, each by the estimate of `Thumbnailer.decodeMemoryEstimate`.
+package final class BatchScheduler: Sendable {
     /// Decoder memory above which a file counts as heavy.
-    static let heavyBytes = 16 << 20
+    package static let heavyBytes = 16 << 20
 
     private struct State {
         var queue: [Int]
@@ -25,13 +28,13 @@ final class BatchScheduler: Sendable {
     nonisolated(unsafe) private var state: State
 
     /// Files in `order` (indices), the order they are handed out in when nothing is put back.
-    init(order: [Int]) {
+    package init(order: [Int]) {
         state = State(queue: order)
     }
 
     /// The next file to process, or nil when none is left. Put-back heavy files come first once
     /// the heavy slot is free; when only heavy files are left and one is in flight, this waits.
-    func take() -> Int? {
+    package func take() -> Int? {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -47,12 +50,12 @@ final class BatchScheduler: Sendable {
 
     /// Claims the heavy slot for `index`, or puts the file back (false) when another heavy
     /// decode is in flight and other files are waiting to be taken; waits for the slot when
-    /// nothing else is left.
-    func claimHeavy(_ index: Int) -> Bool {
+    /// nothing else is left, or when `mayPutBack` is false (work already done for the file).
+    package func claimHeavy(_ index: Int, mayPutBack: Bool = true) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while state.heavyInFlight {
-            if state.next < state.queue.count {
+            if mayPutBack && state.next < state.queue.count {
                 state.deferred.append(index)
                 return false
             }
@@ -63,10 +66,20 @@ final class BatchScheduler: Sendable {
     }
 
     /// Frees the heavy slot after a heavy decode.
-    func releaseHeavy() {
+    package func releaseHeavy() {
         condition.lock()
         state.heavyInFlight = false
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Indices of `paths` by decreasing file size (unreadable files count as empty), ties in
+    /// order: a big file started last would keep one worker busy while the others sit idle.
+    package static func largestFirst(_ paths: [String]) -> [Int] {
+        let sizes = paths.map { path -> Int in
+            var st = stat()
+            return PathBytes.withCString(path, { stat($0, &st) }) == 0 ? Int(st.st_size) : 0
+        }
+        return paths.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
     }
 }

@@ -150,6 +150,16 @@ public enum Thumbnailer {
     /// coefficient buffer for a progressive JPEG (see `coefficientBufferBytes`), the whole image
     /// for an interlaced PNG, 0 otherwise (rows are streamed).
     static func decodeMemoryEstimate(_ source: ImageSource, request: ThumbnailRequest) -> Int {
+        // Variants that cannot be made (the render then fails at once) estimate a JPEG as 0.
+        decodeMemoryEstimate(
+            source, variants: (try? request.variants(path: "")) ?? [], decode: request.decode,
+            shrinkOnLoadMargin: request.shrinkOnLoadMargin)
+    }
+
+    /// `decodeMemoryEstimate(_:request:)` for a render of `variants` (the catalog build's).
+    package static func decodeMemoryEstimate(
+        _ source: ImageSource, variants: [ResizeOptions], decode: DecodeOptions, shrinkOnLoadMargin: Double = 2
+    ) -> Int {
         let (data, header) = (source.bytes, source.header)
         switch header.format {
         case .png:
@@ -161,11 +171,10 @@ public enum Thumbnailer {
             let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
             return overflow || pixels > Int.max / 4 ? .max : pixels * 4
         case .jpeg:
-            guard header.isProgressive else { return 0 }
-            let orientation = request.decode.autoRotate ? header.orientation : .up
-            guard let variants = try? request.variants(path: "") else { return 0 }
+            guard header.isProgressive, !variants.isEmpty else { return 0 }
+            let orientation = decode.autoRotate ? header.orientation : .up
             let scale = minimumLoadScale(
-                header: header, variants: variants, orientation: orientation, margin: request.shrinkOnLoadMargin)
+                header: header, variants: variants, orientation: orientation, margin: shrinkOnLoadMargin)
             return ImageDecoders.JPEG.coefficientBufferBytes(
                 data, scaleNumerator: ImageDecoders.scaleNumerator(forMinimumScale: scale))
         }

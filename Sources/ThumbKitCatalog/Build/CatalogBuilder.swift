@@ -187,11 +187,17 @@ public struct CatalogBuilder: Sendable {
         let merged = Locked(BuildReport())
         let builder = self
         let style = recipes.ratingStrip
-        @Sendable func perform(_ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int) {
-            var result = UnitBuild(
-                unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style,
-                limits: builder.limits, threads: threads, commitGuard: commitGuard, prepared: prepared
-            ).run()
+        /// False when the unit was put back (a heavy decode while another is in flight).
+        @Sendable func perform(
+            _ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int, scheduler: (BatchScheduler, index: Int)?
+        ) {
+            guard
+                var result = UnitBuild(
+                    unit: entry.unit, rows: entry.rows, folder: folder, store: builder.store, style: style,
+                    limits: builder.limits, threads: threads, commitGuard: commitGuard, prepared: prepared,
+                    scheduler: scheduler
+                ).run()
+            else { return }
             if !entry.unit.countsUpToDate { result.upToDate = 0 }
             for line in result.failures { onFailure?(line) }
             merged.withLock { $0.add(result) }
@@ -199,11 +205,21 @@ public struct CatalogBuilder: Sendable {
         }
         let app = work.filter { $0.unit.record == .app }
         let records = work.filter { $0.unit.record != .app }
-        for entry in app { perform(entry, threads: jobs) }
+        for entry in app { perform(entry, threads: jobs, scheduler: nil) }
         let workers = min(jobs, max(1, records.count))
         // Fewer records than workers: give the spare threads to each image's rows.
         let threads = max(1, jobs / workers)
-        WorkQueue.forEach(records.count, workers: workers) { index in perform(records[index], threads: threads) }
+        // As `thumb` schedules files: largest source first on several workers, and never two
+        // memory-heavy decodes at once (`BatchScheduler`).
+        let order =
+            workers == 1
+            ? Array(records.indices) : BatchScheduler.largestFirst(records.map { $0.unit.image?.path ?? "" })
+        let scheduler = BatchScheduler(order: order)
+        WorkQueue.drain(workers: workers) {
+            scheduler.take()
+        } body: { index in
+            perform(records[index], threads: threads, scheduler: (scheduler, index))
+        }
         return merged.withLock { $0 }
     }
 

@@ -24,6 +24,9 @@ struct UnitBuild {
     /// A render of a source made before the build (the watch folder's check): used instead of
     /// decoding that source again when it has the hash and the variants the build needs.
     var prepared: PreparedImage? = nil
+    /// The build's scheduler and this unit's index in it: a memory-heavy decode waits for, or
+    /// puts the unit back until, the one heavy slot (nil: the unit runs alone).
+    var scheduler: (BatchScheduler, index: Int)? = nil
 
     /// A made output, waiting for its row.
     private struct Made {
@@ -34,8 +37,10 @@ struct UnitBuild {
         let height: Int
     }
 
-    /// Does the work; failures are in the report, never thrown.
-    func run() -> BuildReport {
+    /// Does the work; failures are in the report, never thrown. Nil when the unit was put back
+    /// before doing anything, because its decode is memory-heavy and another one is in flight
+    /// (see `scheduler`): the scheduler hands it out again.
+    func run() -> BuildReport? {
         var report = BuildReport()
         var made: [Made] = []
         var hashUpdate: ImageRef?
@@ -63,7 +68,13 @@ struct UnitBuild {
                     }
                     outputs = group.plan(sha)
                     let todo = outputs.filter { !$0.isCurrent(byKey[$0.key], in: folder) }
-                    if !todo.isEmpty { made += try resized(todo, from: bytes, sha256: sha, path: path) }
+                    if !todo.isEmpty {
+                        guard
+                            let images = try resized(
+                                todo, from: bytes, path: path, sha256: sha, mayPutBack: made.isEmpty)
+                        else { return nil }
+                        made += images
+                    }
                 }
                 report.upToDate +=
                     outputs.count - outputs.filter { output in made.contains { $0.output.key == output.key } }.count
@@ -86,21 +97,34 @@ struct UnitBuild {
     // MARK: Making files
 
     /// Decodes `bytes` once (or takes the prepared render of them) and makes every output in
-    /// `todo` from it.
+    /// `todo` from it; nil when the decode is memory-heavy and the unit was put back (only when
+    /// `mayPutBack`: nothing made yet).
     private func resized(
-        _ todo: [PlannedOutput], from bytes: [UInt8], sha256: String, path: String
-    ) throws -> [Made] {
+        _ todo: [PlannedOutput], from bytes: [UInt8], path: String, sha256: String, mayPutBack: Bool
+    ) throws -> [Made]? {
         let variants = todo.map { output -> ResizeOptions in
             guard case .resize(let options, _, _) = output.maker else {
                 preconditionFailure("An image group plans only resized outputs.")
             }
             return options
         }
-        let images =
-            try prepared?.images(for: variants, sha256: sha256)
-            ?? Thumbnailer.render(
-                bytes, path: path, variants: variants, decode: DecodeOptions(limits: limits), threads: threads
-            ).images
+        let images: [PixelBuffer]
+        if let ready = prepared?.images(for: variants, sha256: sha256) {
+            images = ready
+        } else {
+            let source = try ImageSource(bytes, path: path)
+            let decode = DecodeOptions(limits: limits)
+            let heavy =
+                scheduler != nil
+                && Thumbnailer.decodeMemoryEstimate(source, variants: variants, decode: decode)
+                    >= BatchScheduler.heavyBytes
+            if heavy, let (scheduler, index) = scheduler {
+                guard scheduler.claimHeavy(index, mayPutBack: mayPutBack) else { return nil }
+            }
+            defer { if heavy { scheduler?.0.releaseHeavy() } }
+            // The deadline starts here, after any wait for the heavy slot.
+            images = try Thumbnailer.render(source, variants: variants, decode: decode, threads: threads).images
+        }
         return try zip(todo, images).map { output, image in
             guard case .resize(_, let encoding, let opaque) = output.maker else { preconditionFailure() }
             let final = opaque ? image.flattened(onto: encoding.background) : image
