@@ -71,4 +71,30 @@ struct BatchSchedulerTests {
         scheduler.releaseHeavy()
         #expect(scheduler.take() == nil)
     }
+
+    /// The lanes of a catalog build each schedule their own batch: with one slot between their
+    /// schedulers, a heavy decode in one lane holds back the other lane's.
+    @Test func schedulersSharingASlotNeverHoldItTogether() {
+        let slot = HeavyDecodeSlot()
+        let first = BatchScheduler(order: [0], slot: slot)
+        let second = BatchScheduler(order: [0, 1], slot: slot)
+        #expect(first.take() == 0)
+        #expect(first.claimHeavy(0))
+        #expect(second.take() == 0)
+        #expect(!second.claimHeavy(0))  // put back: the other lane's decode holds the slot
+        #expect(second.take() == 1)
+        let ran = Locked(false)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            slot.run(heavy: true) { ran.withLock { $0 = true } }
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(ran.withLock { $0 } == false)  // a heavy run waits for the slot too
+        first.releaseHeavy()
+        done.wait()
+        #expect(ran.withLock { $0 })
+        #expect(second.take() == 0)  // the put-back file, now that the slot is free
+        #expect(slot.run(heavy: false) { 7 } == 7)
+    }
 }

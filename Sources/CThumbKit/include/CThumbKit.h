@@ -251,4 +251,8 @@ int tk_heif_encode_avif(const uint8_t *pixels, uint32_t width, uint32_t height, 
 /// Frees a buffer returned by an encoder.
 void tk_free(void *p);
 
+/// Hands freed heap memory back to the system (glibc's malloc_trim, which also releases free
+/// pages inside every arena); a no-op with another C library.
+void tk_trim_heap(void);
+
 #endif

@@ -51,6 +51,9 @@ public struct CatalogBuilder: Sendable {
     /// Size, pixel and time limits for each source picture, as `thumb` applies them: a source
     /// over them fails (one line) and the rest of the build goes on.
     public let limits: ImageLimits
+    /// The one memory-heavy decode at a time of every build this builder (and its copies) runs:
+    /// the lanes of a queued build each build their own batch, so the slot is shared here.
+    package let heavySlot = HeavyDecodeSlot()
 
     /// A builder; `limits` are the engine's defaults unless given.
     public init(
@@ -205,16 +208,16 @@ public struct CatalogBuilder: Sendable {
         }
         let app = work.filter { $0.unit.record == .app }
         let records = work.filter { $0.unit.record != .app }
-        for entry in app { perform(entry, threads: jobs, scheduler: nil) }
+        for entry in app { perform(entry, threads: jobs, scheduler: (BatchScheduler(order: [], slot: heavySlot), 0)) }
         let workers = min(jobs, max(1, records.count))
         // Fewer records than workers: give the spare threads to each image's rows.
         let threads = max(1, jobs / workers)
         // As `thumb` schedules files: largest source first on several workers, and never two
-        // memory-heavy decodes at once (`BatchScheduler`).
+        // memory-heavy decodes at once, here or in another lane of this builder (`BatchScheduler`).
         let order =
             workers == 1
             ? Array(records.indices) : BatchScheduler.largestFirst(records.map { $0.unit.image?.path ?? "" })
-        let scheduler = BatchScheduler(order: order)
+        let scheduler = BatchScheduler(order: order, slot: heavySlot)
         WorkQueue.drain(workers: workers) {
             scheduler.take()
         } body: { index in

@@ -44,10 +44,14 @@ extension CatalogBuilder {
             try SourceImage.validate(source, limits: limits)
             return nil
         }
-        // As `UnitBuild` renders one record (its threads are the builder's jobs), warnings fatal.
-        let rendered = try Thumbnailer.render(
-            source, variants: variants, decode: DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg),
-            threads: jobs)
+        // As `UnitBuild` renders one record (its threads are the builder's jobs, a heavy decode
+        // holds the builder's slot), warnings fatal.
+        let decode = DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg)
+        let heavy =
+            Thumbnailer.decodeMemoryEstimate(source, variants: variants, decode: decode) >= BatchScheduler.heavyBytes
+        let rendered = try heavySlot.run(heavy: heavy) { () throws(DecodeError) in
+            try Thumbnailer.render(source, variants: variants, decode: decode, threads: jobs)
+        }
         return PreparedImage(sha256: sha256, variants: variants, images: rendered.images)
     }
 }
