@@ -150,12 +150,7 @@ public struct InboxIngestor: Sendable {
         // with a decode each, see `PreparedImage`).
         let prepared: PreparedImage?
         do {
-            let kind: RecordKind
-            switch target {
-            case .bug: kind = .bug
-            case .food: kind = .food
-            }
-            prepared = try builder.prepare(ImageSource(bytes, path: source), sha256: sha, for: kind)
+            prepared = try builder.prepare(ImageSource(bytes, path: source), sha256: sha, for: target.recordKind)
         } catch {
             return reject(relativePath, at: source, sha: sha, record: nil, reason: error.reason)
         }

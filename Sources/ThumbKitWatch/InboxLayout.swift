@@ -1,5 +1,6 @@
 import ThumbKit
 import ThumbKitCatalog
+
 /// How the files of a watched inbox map to catalog records. Paths are relative to the inbox and
 /// use `/`:
 ///
@@ -31,6 +32,14 @@ public enum InboxLayout {
         case bug(title: String)
         /// The food called `name` in `category`.
         case food(category: String, name: String)
+
+        /// The kind of record it is.
+        public var recordKind: RecordKind {
+            switch self {
+            case .bug: return .bug
+            case .food: return .food
+            }
+        }
 
         /// `bug 'Potato Bug'`, `food 'Chicken/Chicken Marsala'`.
         public var description: String {

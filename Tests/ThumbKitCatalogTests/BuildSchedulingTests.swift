@@ -36,8 +36,7 @@ struct BuildSchedulingTests {
     }
 
     static func bugVariants() -> [ResizeOptions] {
-        RecipeBook.defaults.recipes(for: .bug).flatMap { recipe in recipe.scales.map { recipe.resizeOptions(scale: $0) }
-        }
+        RecipeBook.defaults.recipes(for: .bug).flatMap(\.variants)
     }
 
     @Test func theTestPictureIsHeavyForTheBugRecipes() throws {

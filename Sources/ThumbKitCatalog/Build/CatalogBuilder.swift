@@ -190,7 +190,8 @@ public struct CatalogBuilder: Sendable {
         let merged = Locked(BuildReport())
         let builder = self
         let style = recipes.ratingStrip
-        /// False when the unit was put back (a heavy decode while another is in flight).
+        /// Builds one unit and merges its report; nothing when it was put back (a heavy decode
+        /// while another is in flight), since the scheduler hands it out again.
         @Sendable func perform(
             _ entry: (unit: BuildUnit, rows: [OutputRecord]), threads: Int, scheduler: (BatchScheduler, index: Int)?
         ) {

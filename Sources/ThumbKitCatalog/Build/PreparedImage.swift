@@ -36,9 +36,8 @@ extension CatalogBuilder {
     package func prepare(
         _ source: ImageSource, sha256: String, for kind: RecordKind
     ) throws(DecodeError) -> PreparedImage? {
-        let variants = recipes.recipes(for: kind).flatMap { recipe in
-            recipe.scales.map { recipe.resizeOptions(scale: $0) }
-        }
+        // In the order `BuildPlanner.recipeOutputs` plans them: recipe by recipe, scale by scale.
+        let variants = recipes.recipes(for: kind).flatMap(\.variants)
         let header = source.header
         guard !variants.isEmpty, !(header.format == .jpeg && header.isProgressive) else {
             try SourceImage.validate(source, limits: limits)

@@ -114,14 +114,15 @@ struct UnitBuild {
         } else {
             let source = try ImageSource(bytes, path: path)
             let decode = DecodeOptions(limits: limits)
-            let heavy =
-                scheduler != nil
-                && Thumbnailer.decodeMemoryEstimate(source, variants: variants, decode: decode)
+            var holder: BatchScheduler?  // set while this decode holds the heavy slot
+            if let (scheduler, index) = scheduler,
+                Thumbnailer.decodeMemoryEstimate(source, variants: variants, decode: decode)
                     >= BatchScheduler.heavyBytes
-            if heavy, let (scheduler, index) = scheduler {
+            {
                 guard scheduler.claimHeavy(index, mayPutBack: mayPutBack) else { return nil }
+                holder = scheduler
             }
-            defer { if heavy { scheduler?.0.releaseHeavy() } }
+            defer { holder?.releaseHeavy() }
             // The deadline starts here, after any wait for the heavy slot.
             images = try Thumbnailer.render(source, variants: variants, decode: decode, threads: threads).images
         }

@@ -100,6 +100,10 @@ public struct Recipe: Sendable, Hashable, Codable {
         return ResizeOptions(width: box.width, height: box.height, mode: mode)
     }
 
+    /// `resizeOptions(scale:)` for each of `scales`, in order: what a build renders from one
+    /// source for this recipe.
+    public var variants: [ResizeOptions] { scales.map(resizeOptions(scale:)) }
+
     /// ThumbKit encode options (format and quality; the rest at their defaults).
     public var encodeOptions: EncodeOptions { EncodeOptions(format: format, quality: quality) }
 
