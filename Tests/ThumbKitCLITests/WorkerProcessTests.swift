@@ -112,7 +112,10 @@ struct WorkerProcessTests {
 
     @Test(.tags(.realProcess), arguments: CatalogBackend.all)
     func threeBuildsShareTheWorkAndAddUpToOneBuild(backend: CatalogBackend) throws {
-        let scene = try Scene(bugs: 72, backend: backend)
+        // Pictures big enough that the whole build outlasts the start of the last process (with
+        // 40-pixel ones the first process once built all but ten records before the third had
+        // started, and the third made nothing).
+        let scene = try Scene(bugs: 72, side: 500, backend: backend)
         let reference = try scene.referenceBuild()
         #expect(reference.failed == 0 && reference.made == 33 + 72 * (2 + 3))
 
