@@ -77,6 +77,8 @@ public enum CLI {
         }
         let result: Result<ExitCode, any Error>
         do {
+            try parsed.spec.checkValues(parsed)
+            try command.validate(parsed)
             result = .success(try await command.run(parsed, context: context))
         } catch {
             result = .failure(error)

@@ -4,17 +4,22 @@
 ///
 /// ```swift
 /// enum ThumbCommand: Command {
+///     static let size: OptionKey<Int> = .integer("size", short: "s", in: 1...16_384, default: 88,
+///                                                help: "Target box side.")
 ///     static let spec = CommandSpec(
 ///         name: "thumb", abstract: "Make thumbnails.",
 ///         positionals: [.variadic("input", help: "Image files to read.")],
-///         options: [.value("size", short: "s", valueName: "WxH", help: "Target box.", default: "88x88")])
+///         options: [size])
 ///
 ///     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-///         let size = try arguments.size("size")!
+///         let size = try arguments[Self.size]    // an Int from 1 to 16384
 ///         …
 ///     }
 /// }
 /// ```
+///
+/// Before `run`, the framework reads every typed option once (``CommandSpec/checkValues(_:)``)
+/// and calls ``validate(_:)``, so a bad value is a usage error before any work starts.
 ///
 /// `run` returns ``ExitCode/success`` or ``ExitCode/failure``. A thrown ``UsageError`` prints the
 /// usage and exits 2; any other thrown error prints `thumbkit: <error>` and exits 1.
@@ -24,6 +29,10 @@ public protocol Command: Sendable {
     static var spec: CommandSpec { get }
     /// Child commands of a group (`catalog` → `import`, `list`); empty for a leaf.
     static var subcommands: [any Command.Type] { get }
+    /// Checks what the parser cannot: rules between options (`-o -` needs `--format`). Runs
+    /// after every typed option has been read once and before ``run(_:context:)``; throw a
+    /// ``UsageError`` (exit 2). The default accepts everything.
+    static func validate(_ arguments: ParsedArguments) throws(UsageError)
     /// Does the work. Write output through `context`, never with `print`.
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode
 }
@@ -31,6 +40,9 @@ public protocol Command: Sendable {
 extension Command {
     /// A leaf has no subcommands.
     public static var subcommands: [any Command.Type] { [] }
+
+    /// No rules between options.
+    public static func validate(_ arguments: ParsedArguments) throws(UsageError) {}
 
     /// ``spec`` with its subcommands filled in from ``subcommands``, recursively: the tree the
     /// parser and help see.

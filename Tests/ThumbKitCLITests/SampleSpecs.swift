@@ -34,7 +34,7 @@ enum Sample {
             .repeated("level", valueName: "list", help: "Comma-separated levels."),
             .flag("linear", short: "l", help: "Resize in linear light."),
             .flag("verbose", short: "v", help: "Say more."),
-            .json,
+            .flag("json", help: "Print the result as JSON on stdout."),
         ])
 
     static let importCommand = CommandSpec(

@@ -10,7 +10,7 @@ struct ThumbSizeFormTests {
         guard case .run(let parsed) = try parser.parse(["thumb"] + argv + ["a.jpg"]) else {
             throw UsageError.validationFailed("help")
         }
-        return try ThumbCommand.box(parsed, mode: try parsed.choice("fit", as: ResizeMode.self)!)
+        return try ThumbCommand.box(try parsed[ThumbCommand.size], mode: try parsed[ThumbCommand.fit])
     }
 
     @Test(arguments: [

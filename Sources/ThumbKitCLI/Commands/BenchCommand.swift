@@ -25,18 +25,12 @@ enum BenchCommand: CommandGroup {
     ]
 
     /// `--catalog`: where the history is kept (run, history and show).
-    static let catalog = OptionSpec.value(
-        "catalog", valueName: "path|url",
-        help: "The catalog that keeps the history: " + CatalogOptions.catalogHelp + ".", default: "thumbkit.sqlite")
+    static let catalog: OptionKey<String> = .text(
+        "catalog", valueName: "path|url", default: "thumbkit.sqlite",
+        help: "The catalog that keeps the history: " + CatalogOptions.catalogHelp + ".")
     /// `--wide`: tables at full width (run, history and show).
-    static let wide = OptionSpec.flag(
+    static let wide: OptionKey<Bool> = .flag(
         "wide", help: "Print tables at full width instead of fitting them to the terminal.")
     /// `-j N`: the parallelism given to every tool (run) or to the decodes (decode).
-    static let jobs = OptionSpec.value(
-        "jobs", short: "j", valueName: "n", help: "Parallelism given to every tool.", defaultHelp: "active processors")
-
-    /// `-j`, or the processors available.
-    static func parallelism(_ arguments: ParsedArguments) throws(UsageError) -> Int {
-        try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
-    }
+    static let jobs = CommonOptions.jobs("Parallelism given to every tool.")
 }

@@ -13,12 +13,19 @@ enum BenchDecodeCommand: Command {
     static let spec = CommandSpec(
         name: "decode", abstract: "Decode only, at the job's scale (the floor).",
         positionals: [.variadic("file", help: "Image files to decode.")],
-        options: [
-            .value(
-                "job", valueName: "name", help: "The job whose decode scale to use.",
-                allowedValues: BenchJob.all.map(\.name)),
-            BenchCommand.jobs,
-        ])
+        options: [job, BenchCommand.jobs])
+
+    /// `--job NAME`: one of the jobs (required).
+    static let job: OptionKey<BenchJob?> = .parsedIfPresent(
+        .value(
+            "job", valueName: "name", help: "The job whose decode scale to use.",
+            allowedValues: BenchJob.all.map(\.name))
+    ) { name throws(UsageError) in
+        guard let job = BenchJob.named(name) else {
+            throw .invalidValue(option: "--job", value: name, reason: "no such job")
+        }
+        return job
+    }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let request = try request(arguments)
@@ -29,10 +36,8 @@ enum BenchDecodeCommand: Command {
     static func request(_ arguments: ParsedArguments) throws(UsageError) -> (
         job: BenchJob, files: [String], parallel: Int
     ) {
-        guard let name = arguments.value("job"), let job = BenchJob.named(name) else {
-            throw .validationFailed("'bench decode' needs --job")
-        }
-        return (job, arguments.arguments("file"), try BenchCommand.parallelism(arguments))
+        guard let job = try arguments[job] else { throw .validationFailed("'bench decode' needs --job") }
+        return (job, arguments.arguments("file"), try arguments[BenchCommand.jobs])
     }
 
     static func run(job: BenchJob, files: [String], parallel: Int, context: CommandContext) -> ExitCode {

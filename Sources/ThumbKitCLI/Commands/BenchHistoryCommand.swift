@@ -12,7 +12,7 @@ enum BenchHistoryCommand: Command {
         options: [BenchCommand.catalog, BenchCommand.wide])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        try run(catalog: arguments.value("catalog")!, wide: arguments.flag("wide"), context: context)
+        try run(catalog: try arguments[BenchCommand.catalog], wide: try arguments[BenchCommand.wide], context: context)
     }
 
     static func run(catalog: String, wide: Bool = false, context: CommandContext) throws -> ExitCode {

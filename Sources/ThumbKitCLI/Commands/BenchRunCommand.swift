@@ -27,27 +27,45 @@ enum BenchRunCommand: Command {
             Jobs: \(BenchJob.all.map { "\($0.name): \($0.summary)\($0.isEnabled ? "" : " (not available yet)")" }.joined(separator: "; ")).
             """,
         options: [
-            .value("corpus", valueName: "dir", help: "Benchmark corpus folder.", default: "bench-corpus"),
-            .repeated(
-                "job", valueName: "name", help: "Job to run (repeatable; default: every available job).",
-                allowedValues: BenchJob.all.map(\.name)),
-            .value("runs", valueName: "n", help: "Timed runs per tool, after one warm-up.", default: "5"),
-            BenchCommand.jobs,
-            .flag("peers", help: "Also time the peer tools found on PATH."),
-            .flag("limit", help: "Also time decoding alone (the floor) for comparison."),
-            .flag("linear", help: "Also score against a linear-light reference."),
-            .value("json", valueName: "file", help: "Write every figure as JSON to this file."),
-            .value("html", valueName: "file", help: "Write an HTML page with bar charts to this file."),
-            BenchCommand.catalog,
-            .value("note", valueName: "text", help: "A note saved with the run."),
-            .flag("no-history", help: "Do not save the run in the catalog."),
-            BenchCommand.wide,
-            .value(
-                "pillow-script", valueName: "file",
-                help: "Pillow's driver, scripts/peers/pillow_thumb.py (for --peers).",
-                defaultHelp:
-                    "../share/thumbkit/ or, in a build folder, the checkout's scripts/peers/, from the binary's folder"),
+            corpus, job, runs, BenchCommand.jobs, peers, limit, linear, json, html, BenchCommand.catalog, note,
+            noHistory, BenchCommand.wide, pillowScript,
         ])
+
+    static let corpus: OptionKey<String> = .text(
+        "corpus", valueName: "dir", default: "bench-corpus", help: "Benchmark corpus folder.")
+    /// `--job NAME`, repeatable: each a job that can run here, without repeats.
+    static let job = OptionKey<[BenchJob]>(
+        spec: .repeated(
+            "job", valueName: "name", help: "Job to run (repeatable; default: every available job).",
+            allowedValues: BenchJob.all.map(\.name))
+    ) { arguments throws(UsageError) in
+        var jobs: [BenchJob] = []
+        for name in arguments.values("job") {
+            guard let job = BenchJob.named(name) else {
+                throw .invalidValue(option: "--job", value: name, reason: "no such job")
+            }
+            if let reason = job.unavailableReason { throw .invalidValue(option: "--job", value: name, reason: reason) }
+            if !jobs.contains(job) { jobs.append(job) }
+        }
+        return jobs
+    }
+    static let runs: OptionKey<Int> = .integer(
+        "runs", in: 1...1000, default: 5, help: "Timed runs per tool, after one warm-up.")
+    static let peers: OptionKey<Bool> = .flag("peers", help: "Also time the peer tools found on PATH.")
+    static let limit: OptionKey<Bool> = .flag("limit", help: "Also time decoding alone (the floor) for comparison.")
+    static let linear: OptionKey<Bool> = .flag("linear", help: "Also score against a linear-light reference.")
+    /// `--json FILE` (a file here, not stdout).
+    static let json: OptionKey<String?> = .text(
+        "json", valueName: "file", help: "Write every figure as JSON to this file.")
+    static let html: OptionKey<String?> = .text(
+        "html", valueName: "file", help: "Write an HTML page with bar charts to this file.")
+    static let note: OptionKey<String?> = .text("note", valueName: "text", help: "A note saved with the run.")
+    static let noHistory: OptionKey<Bool> = .flag("no-history", help: "Do not save the run in the catalog.")
+    static let pillowScript: OptionKey<String?> = .text(
+        "pillow-script", valueName: "file",
+        defaultHelp:
+            "../share/thumbkit/ or, in a build folder, the checkout's scripts/peers/, from the binary's folder",
+        help: "Pillow's driver, scripts/peers/pillow_thumb.py (for --peers).")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         try run(try settings(arguments), context: context)
@@ -75,22 +93,14 @@ enum BenchRunCommand: Command {
 
     /// Reads and checks the options of a run.
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> Settings {
-        var jobs: [BenchJob] = []
-        for name in arguments.values("job") {
-            guard let job = BenchJob.named(name) else {
-                throw .invalidValue(option: "--job", value: name, reason: "no such job")
-            }
-            if let reason = job.unavailableReason { throw .invalidValue(option: "--job", value: name, reason: reason) }
-            if !jobs.contains(job) { jobs.append(job) }
-        }
+        let jobs = try arguments[job]
         return Settings(
-            corpus: arguments.value("corpus")!, jobs: jobs.isEmpty ? BenchJob.enabled : jobs,
-            runs: try arguments.int("runs", in: 1...1000)!, parallel: try BenchCommand.parallelism(arguments),
-            peers: arguments.flag("peers"), limit: arguments.flag("limit"), linear: arguments.flag("linear"),
-            jsonPath: arguments.value("json"), htmlPath: arguments.value("html"),
-            catalogPath: arguments.value("catalog")!, note: arguments.value("note") ?? "",
-            saveHistory: !arguments.flag("no-history"), wide: arguments.flag("wide"),
-            pillowScript: arguments.value("pillow-script"))
+            corpus: try arguments[corpus], jobs: jobs.isEmpty ? BenchJob.enabled : jobs, runs: try arguments[runs],
+            parallel: try arguments[BenchCommand.jobs], peers: try arguments[peers], limit: try arguments[limit],
+            linear: try arguments[linear], jsonPath: try arguments[json], htmlPath: try arguments[html],
+            catalogPath: try arguments[BenchCommand.catalog], note: try arguments[note] ?? "",
+            saveHistory: !(try arguments[noHistory]), wide: try arguments[BenchCommand.wide],
+            pillowScript: try arguments[pillowScript])
     }
 
     /// The tools a run asks for: ThumbKit, then the peers, then the floors.

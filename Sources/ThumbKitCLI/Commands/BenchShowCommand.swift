@@ -18,7 +18,8 @@ enum BenchShowCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         try run(
-            runID: try runID(arguments), catalog: arguments.value("catalog")!, wide: arguments.flag("wide"),
+            runID: try runID(arguments), catalog: try arguments[BenchCommand.catalog],
+            wide: try arguments[BenchCommand.wide],
             context: context)
     }
 

@@ -27,17 +27,17 @@ enum BuildCommand: Command {
             """,
         options: [
             CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.recipes, CatalogOptions.jobs, QueueOptions.lease,
-            QueueOptions.maxAttempts, QueueOptions.batch, .json,
+            QueueOptions.maxAttempts, QueueOptions.batch, CommonOptions.json,
         ] + LimitOptions.all)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let jobs = try arguments.int("jobs", in: 1...256)
+        let jobs = try arguments[CatalogOptions.jobs]
         let store = try CatalogOptions.openStore(arguments)
         let builder = try CatalogOptions.builder(arguments, store: store, jobs: jobs)
         let progress = context.progress
         let report = try queuedBuild(builder, arguments, progress: progress, context: context)
         progress.finish()
-        if arguments.flag("json") {
+        if try arguments[CommonOptions.json] {
             try context.writeJSON(report)
         } else {
             context.print(report.summary)

@@ -16,19 +16,23 @@ enum CatalogExportCommand: Command {
             """,
         options: [
             CatalogOptions.catalog,
-            .value("output", short: "o", valueName: "file", help: "Write to this file instead of stdout."),
+            output,
         ])
 
+    /// `-o FILE`: nil writes to stdout.
+    static let output: OptionKey<String?> = .text(
+        "output", short: "o", valueName: "file", help: "Write to this file instead of stdout.")
+
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        if let output = arguments.value("output"),
-            let database = CatalogOptions.catalogFile(arguments.value("catalog")!),
+        if let output = try arguments[Self.output],
+            let database = CatalogOptions.catalogFile(try arguments[CatalogOptions.catalog]),
             CatalogFiles.match(output, database: database) != nil
         {
             throw UsageError.validationFailed("refusing to write the export over the catalog's own file '\(output)'")
         }
         let store = try CatalogOptions.openStore(arguments, readOnly: true)
         let exporter = CatalogExporter(store: store)
-        if let output = arguments.value("output") {
+        if let output = try arguments[Self.output] {
             try exporter.export(to: output)
         } else {
             let data = try exporter.data(relativeTo: FileManager.default.currentDirectoryPath)

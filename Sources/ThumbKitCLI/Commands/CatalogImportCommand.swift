@@ -15,8 +15,8 @@ enum CatalogImportCommand: Command {
         positionals: [.required("file", help: "The JSON file to import.")],
         options: [
             CatalogOptions.catalog,
-            .flag("atomic", help: "Import nothing if any record is bad."),
-            .json,
+            atomic,
+            CommonOptions.json,
         ])
 
     struct Summary: Encodable {
@@ -33,15 +33,18 @@ enum CatalogImportCommand: Command {
         let problems: [String]
     }
 
+    /// `--atomic`.
+    static let atomic: OptionKey<Bool> = .flag("atomic", help: "Import nothing if any record is bad.")
+
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let file = arguments.argument("file")!
         let store = try CatalogOptions.openStore(arguments, mustExist: false)
-        let report = try CatalogImporter(store: store).importFile(at: file, atomic: arguments.flag("atomic"))
+        let report = try CatalogImporter(store: store).importFile(at: file, atomic: try arguments[atomic])
         for problem in report.problems { context.printError("\(file): \(problem)") }
         func counts(_ c: ImportReport.Counts) -> Summary.Counts {
             Summary.Counts(added: c.added, updated: c.updated, unchanged: c.unchanged)
         }
-        if arguments.flag("json") {
+        if try arguments[CommonOptions.json] {
             try context.writeJSON(
                 Summary(
                     applied: report.applied, bugs: counts(report.bugs), foods: counts(report.foods),

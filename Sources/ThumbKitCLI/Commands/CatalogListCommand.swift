@@ -8,7 +8,7 @@ enum CatalogListCommand: Command {
             One line per record: id, rating or category, number of outputs, title or name. With \
             --json, ids are numbers as in 'catalog export', in the bugs or foods list.
             """,
-        options: [CatalogOptions.catalog, .json])
+        options: [CatalogOptions.catalog, CommonOptions.json])
 
     struct Row: Encodable {
         /// The row id, as in `catalog export` (the list it is in says bug or food).
@@ -24,7 +24,7 @@ enum CatalogListCommand: Command {
         let (bugs, foods, categories, counts) = try store.read { tx in
             (try tx.bugs(), try tx.foods(), try tx.categories(), Dictionary(grouping: try tx.outputs(), by: \.record))
         }
-        if arguments.flag("json") {
+        if try arguments[CommonOptions.json] {
             struct Listing: Encodable {
                 let bugs: [Row]
                 let foods: [Row]

@@ -9,13 +9,13 @@ enum CatalogOptions {
         "an SQLite database file, or a postgres:// (postgresql://) URL of a PostgreSQL database; "
         + "messages show the URL with its password as ***"
     /// `--catalog PATH|URL`: the database file or PostgreSQL URL.
-    static let catalog = OptionSpec.value(
-        "catalog", valueName: "path|url", help: "The catalog: " + catalogHelp + ".", default: "./thumbkit.sqlite")
+    static let catalog: OptionKey<String> = .text(
+        "catalog", valueName: "path|url", default: "./thumbkit.sqlite", help: "The catalog: " + catalogHelp + ".")
     /// `--out DIR`: the build's output folder.
-    static let out = OptionSpec.value(
-        "out", valueName: "dir", help: "The output folder of built images.", default: "./thumbkit-out")
+    static let out: OptionKey<String> = .text(
+        "out", valueName: "dir", default: "./thumbkit-out", help: "The output folder of built images.")
     /// `--recipes FILE|builtin`: a recipe file over the defaults, remembered by the catalog.
-    static let recipes = OptionSpec.value(
+    static let recipes: OptionKey<String?> = .text(
         "recipes", valueName: "file",
         help: "A recipe file (JSON) applied over the built-in recipes; the catalog keeps using it until another "
             + "is given. 'builtin' goes back to the built-in recipes (./builtin names a file).")
@@ -23,8 +23,7 @@ enum CatalogOptions {
     /// The `--recipes` value that means the built-in recipes.
     static let builtInRecipes = "builtin"
     /// `-j N`: records built in parallel.
-    static let jobs = OptionSpec.value(
-        "jobs", short: "j", valueName: "n", help: "Records built in parallel.", defaultHelp: "active processors")
+    static let jobs = CommonOptions.jobs("Records built in parallel.")
 
     /// The catalog at `--catalog`. With `mustExist`, a missing file is an error rather than a new
     /// empty catalog (commands that only read or change records).
@@ -36,7 +35,7 @@ enum CatalogOptions {
     static func openStore(_ arguments: ParsedArguments, mustExist: Bool = true, readOnly: Bool = false) throws
         -> CatalogStore
     {
-        try openStore(catalog: arguments.value("catalog")!, mustExist: mustExist, readOnly: readOnly)
+        try openStore(catalog: arguments[catalog], mustExist: mustExist, readOnly: readOnly)
     }
 
     /// The catalog a `--catalog` value names (see `openStore(_:mustExist:readOnly:)`); `missing`
@@ -66,7 +65,7 @@ enum CatalogOptions {
     /// with `--recipes builtin` the built-in ones, stored too; without the flag, the set the
     /// catalog stored last (the built-in ones if none was ever given).
     static func recipeBook(_ arguments: ParsedArguments, store: CatalogStore) throws -> RecipeBook {
-        switch arguments.value("recipes") {
+        switch try arguments[recipes] {
         case nil: return try store.recipeBook()
         case builtInRecipes?: return try store.useBuiltInRecipes()
         case let path?: return try store.useRecipeFile(at: path)
@@ -76,7 +75,7 @@ enum CatalogOptions {
     /// A builder for `--out`, `--recipes`, `-j` and the limits (for commands that declare them).
     static func builder(_ arguments: ParsedArguments, store: CatalogStore, jobs: Int? = nil) throws -> CatalogBuilder {
         CatalogBuilder(
-            store: store, outputDirectory: arguments.value("out")!, recipes: try recipeBook(arguments, store: store),
+            store: store, outputDirectory: try arguments[out], recipes: try recipeBook(arguments, store: store),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, limits: try LimitOptions.limits(arguments))
     }
 
@@ -98,8 +97,9 @@ enum CatalogOptions {
     /// The options of a command that changes one record and rebuilds it (`catalog rate`,
     /// `rename`, `set-image`): where the catalog and outputs are, the recipes, `--no-build`, and
     /// the limits the rebuild decodes under.
-    static let changeAndRebuild: [OptionSpec] =
-        [catalog, out, recipes, .flag("no-build", help: "Only change the record; build later.")] + LimitOptions.all
+    static let changeAndRebuild: [any OptionDeclaration] = [catalog, out, recipes, noBuild] + LimitOptions.all
+    /// `--no-build`: change the record only.
+    static let noBuild: OptionKey<Bool> = .flag("no-build", help: "Only change the record; build later.")
 
     /// Builds `record` after a change (for `catalog rate` and `set-image`) and reports what was
     /// done; failures go to stderr. Returns the number of failures.

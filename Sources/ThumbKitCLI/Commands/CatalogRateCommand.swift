@@ -27,7 +27,7 @@ enum CatalogRateCommand: Command {
         let store = try CatalogOptions.openStore(arguments)
         let bug = try store.rate(bugID: ref.id, rating: rating.value)
         context.print("bug:\(bug.id) \(CatalogListCommand.oneLine(bug.title)): rating \(bug.rating)")
-        if arguments.flag("no-build") { return .success }
+        if try arguments[CatalogOptions.noBuild] { return .success }
         return ExitCode(failureCount: try CatalogOptions.rebuild(ref, arguments, store: store, context: context))
     }
 }

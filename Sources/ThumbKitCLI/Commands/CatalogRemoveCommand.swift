@@ -21,8 +21,9 @@ enum CatalogRemoveCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let ref = try CatalogOptions.record(arguments.argument("id")!)
         let store = try CatalogOptions.openStore(arguments)
-        let outcome = try RecordRemoval.remove(ref, store: store, outputDirectory: arguments.value("out")!)
-        for kept in outcome.kept { context.printError("\(arguments.value("out")!)/\(kept); kept") }
+        let outcome = try RecordRemoval.remove(ref, store: store, outputDirectory: try arguments[CatalogOptions.out])
+        let out = try arguments[CatalogOptions.out]
+        for kept in outcome.kept { context.printError("\(out)/\(kept); kept") }
         context.print(
             "removed \(ref.kind.rawValue):\(ref.id) \(CatalogListCommand.oneLine(outcome.title)) and "
                 + CatalogOptions.count(outcome.removed.count, "output file"))

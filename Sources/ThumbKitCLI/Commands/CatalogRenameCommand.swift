@@ -35,7 +35,7 @@ enum CatalogRenameCommand: Command {
         }
         context.print(
             "\(ref.kind.rawValue):\(ref.id) \(CatalogListCommand.oneLine(old)) → \(CatalogListCommand.oneLine(new))")
-        if arguments.flag("no-build") { return .success }
+        if try arguments[CatalogOptions.noBuild] { return .success }
         return ExitCode(failureCount: try CatalogOptions.rebuild(ref, arguments, store: store, context: context))
     }
 }

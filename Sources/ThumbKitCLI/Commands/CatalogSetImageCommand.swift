@@ -32,7 +32,7 @@ enum CatalogSetImageCommand: Command {
             let food = try store.write { try $0.setImage(foodID: ref.id, image: image) }
             context.print("food:\(food.id) \(CatalogListCommand.oneLine(food.name)): image \(path)")
         }
-        if arguments.flag("no-build") { return .success }
+        if try arguments[CatalogOptions.noBuild] { return .success }
         return ExitCode(failureCount: try CatalogOptions.rebuild(ref, arguments, store: store, context: context))
     }
 }

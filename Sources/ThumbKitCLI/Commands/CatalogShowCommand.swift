@@ -16,7 +16,7 @@ enum CatalogShowCommand: Command {
         positionals: [
             .required("id", help: "The record: N or bug:N for a bug, food:N for a food, or its title or name.")
         ],
-        options: [CatalogOptions.catalog, .json])
+        options: [CatalogOptions.catalog, CommonOptions.json])
 
     /// How a record compares with the catalog.
     struct Comparison: Encodable {
@@ -70,7 +70,7 @@ enum CatalogShowCommand: Command {
                 comparison: Comparison(
                     ratings: nil, outputBytes: summary.outputBytes, ratingVersusAverage: nil, averageOutputBytes: mean))
         }
-        if arguments.flag("json") {
+        if try arguments[CommonOptions.json] {
             try context.writeJSON(detail)
         } else {
             for line in lines(detail, colors: context.colors) { context.print(line) }

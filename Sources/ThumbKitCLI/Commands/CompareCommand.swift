@@ -22,7 +22,7 @@ enum CompareCommand: Command {
             .required("reference", help: "The reference image (A)."),
             .required("image", help: "The image to score against it (B)."),
         ],
-        options: [.json])
+        options: [CommonOptions.json])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let first = arguments.argument("reference")!
@@ -35,7 +35,7 @@ enum CompareCommand: Command {
         } catch let error as ComparisonError {
             throw Failure(paths: "\(first) and \(second)", reason: error.description)
         }
-        if arguments.flag("json") {
+        if try arguments[CommonOptions.json] {
             try context.writeJSON(result)
         } else {
             let psnr = result.psnr.isFinite ? String(format: "%.2f dB", result.psnr) : "inf"

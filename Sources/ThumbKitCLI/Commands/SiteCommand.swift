@@ -20,15 +20,19 @@ enum SiteCommand: Command {
         positionals: [.required("site-dir", help: "The folder to write the site into.")],
         options: [
             CatalogOptions.catalog, CatalogOptions.out,
-            .flag("into-existing", help: "Write into a non-empty folder that is not a site yet (its files are kept)."),
-            .json,
+            intoExisting,
+            CommonOptions.json,
         ])
+
+    /// `--into-existing`.
+    static let intoExisting: OptionKey<Bool> = .flag(
+        "into-existing", help: "Write into a non-empty folder that is not a site yet (its files are kept).")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let store = try CatalogOptions.openStore(arguments, readOnly: true)
-        let out = arguments.value("out")!
+        let out = try arguments[CatalogOptions.out]
         let report = try SiteGenerator(
-            store: store, outputDirectory: out, intoExisting: arguments.flag("into-existing")
+            store: store, outputDirectory: out, intoExisting: try arguments[intoExisting]
         ).generate(into: arguments.argument("site-dir")!)
         for path in report.missing.prefix(missingShown) {
             context.printError("warning: \(path): missing from the output folder (run 'thumbkit build --out \(out)')")
@@ -40,7 +44,7 @@ enum SiteCommand: Command {
         }
         for line in report.kept + report.warnings { context.printError("warning: \(line)") }
         for line in report.problems { context.printError(line) }
-        if arguments.flag("json") {
+        if try arguments[CommonOptions.json] {
             try context.writeJSON(report)
         } else {
             context.print("site: \(report.index) (\(report.pages) pages, \(report.images) images)")

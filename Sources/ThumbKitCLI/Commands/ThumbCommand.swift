@@ -28,84 +28,7 @@ enum ThumbCommand: Command {
               thumbkit thumb -r --shard 2/8 -o 'thumbs/%d/%s.jpg' photos/
             """,
         positionals: [.variadic("input", help: "Image files or folders to read.")],
-        options: [
-            .value(
-                "size", short: "s", valueName: "WxH",
-                help: "Target box in pixels (N means NxN; Wx or xH: any height or width, with --fit fit).",
-                default: "128x128"),
-            .choice("fit", of: ResizeMode.self, default: .fill, help: "How the source maps onto the box."),
-            .value("scales", valueName: "list", help: "Scale factors to make, such as 1,2,3.", default: "1"),
-            .value("output", short: "o", valueName: "template", help: "Output name template.", default: "tn_%s.jpg"),
-            .choice(
-                "format", valueName: "format", of: ImageFormat.self,
-                help: "Output format (default: from the template's extension)."),
-            .value(
-                "quality", short: "q", valueName: "n", help: "JPEG, WebP or AVIF quality, 1 to 100.",
-                defaultHelp: "85 JPEG, 80 WebP, 50 AVIF"),
-            .flag("lossless", help: "Write lossless WebP (icons, flat artwork)."),
-            .value(
-                "avif-speed", valueName: "n", help: "AVIF encoder speed, 0 (smallest) to 9 (fastest).",
-                default: String(EncodeOptions.defaultAVIFSpeed)),
-            .choice(
-                "subsampling", valueName: "ratio", of: EncodeOptions.Subsampling.self, default: .yuv420,
-                help: "JPEG chroma subsampling."),
-            .flag("progressive", help: "Write progressive JPEGs."),
-            .value("png-level", valueName: "n", help: "PNG compression level, 0 to 9.", default: "6"),
-            .value(
-                "background", valueName: "color",
-                help: "Pad colour and JPEG flattening colour (#rrggbb, #rrggbbaa or a CSS colour name).",
-                default: "white"),
-            .choice(
-                "kernel", valueName: "name", of: ResampleKernel.self, default: .lanczos3, help: "Resampling filter."),
-            .flag("linear", help: "Resample in linear light."),
-            .choice(
-                "intent", valueName: "name", of: RenderingIntent.self, default: .relative,
-                help: "Rendering intent of the conversion to sRGB."),
-            .flag("bpc", help: "Use black-point compensation in the conversion to sRGB."),
-            .flag("keep-profile", help: "Embed an RGB source's ICC profile instead of converting to sRGB."),
-            .flag("no-rotate", help: "Ignore the EXIF orientation."),
-            .flag("no-upscale", help: "Never make an image larger than its source."),
-            .value(
-                "jobs", short: "j", valueName: "n", help: "Images processed in parallel.",
-                defaultHelp: "active processors"),
-            .flag("recursive", short: "r", help: "Walk sub-folders of folder arguments."),
-            .value(
-                "shard", valueName: "K/N",
-                help: "Process only share K (0-based) of N of the inputs, split by a stable hash of their paths."),
-        ] + LimitOptions.all + [
-            .flag("stop-on-error", help: "Start no new file after the first failure."),
-            .choice(
-                "fail-on", valueName: "level", of: FailOn.self, default: .error,
-                help: "Treat codec warnings as failures with 'warning'."),
-            .value(
-                "shrink-margin", valueName: "x",
-                help: "JPEG shrink-on-load keeps this many decoded pixels per output pixel.", default: "2"),
-            .json,
-            // Hidden (see OptionSpec.isHidden): a test seam of the real binary, not for users.
-            // The outputs' writes fail with ENOSPC once this many bytes have been written, as on
-            // a full disk (SimulatedDiskFull); FaultFlagsTests and scripts/fault-test use it when
-            // they cannot mount a small tmpfs.
-            .value(
-                diskFullAfter, valueName: "bytes", help: "Test seam: simulate a disk that is full after BYTES bytes."),
-        ])
-
-    /// The `--shard` value: `K/N` with 0 ≤ K < N (`BatchShard`).
-    static func parseShard(_ text: String) throws(UsageError) -> BatchShard {
-        guard let shard = BatchShard(parsing: text) else {
-            throw UsageError.validationFailed(
-                "invalid --shard '\(text)': expected K/N with 0 <= K < N, such as 0/4 (K counts from 0)")
-        }
-        return shard
-    }
-
-    /// The hidden `--_disk-full-after BYTES`.
-    static let diskFullAfter = "_disk-full-after"
-
-    /// sharp's `failOn`, reduced to the two levels libjpeg and libpng distinguish.
-    enum FailOn: String, CaseIterable {
-        case error
-        case warning
-    }
+        options: options)
 
     /// The box side that stands for "any height" in a width-only size (`-s 720x`) and "any
     /// width" in a height-only one (`-s x88`), as vipsthumbnail does with its largest
@@ -115,11 +38,16 @@ enum ThumbCommand: Command {
     /// The target box from `--size`: `WxH`, `N` (an NxN square), `Wx` (W wide and any height,
     /// as vipsthumbnail's `--size 720x`) or `xH` (H high and any width); the last two only make
     /// sense with `--fit fit`.
-    static func box(_ arguments: ParsedArguments, mode: ResizeMode) throws(UsageError) -> ParsedArguments.Size {
-        let text = arguments.value("size")!
+    static func box(_ text: String, mode: ResizeMode) throws(UsageError) -> ParsedArguments.Size {
         let widthOnly = text.last == "x" || text.last == "X"
         let heightOnly = text.first == "x" || text.first == "X"
-        guard text.count > 1, widthOnly || heightOnly else { return try arguments.size("size")! }
+        guard text.count > 1, widthOnly || heightOnly else {
+            guard let size = ParsedArguments.parseSize(text) else {
+                throw UsageError.invalidValue(
+                    option: "--size", value: text, reason: "expected WxH (such as 88x88) or N for an NxN square")
+            }
+            return size
+        }
         let digits = widthOnly ? text.dropLast() : text.dropFirst()
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let side = Int(digits), side > 0 else {
             throw UsageError.invalidValue(
@@ -134,55 +62,61 @@ enum ThumbCommand: Command {
             : ParsedArguments.Size(width: anyHeight, height: side)
     }
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let size = try box(arguments, mode: try arguments.choice("fit", as: ResizeMode.self)!)
-        guard let background = CSSColors.parse(arguments.value("background")!) else {
-            throw UsageError.invalidValue(
-                option: "--background", value: arguments.value("background")!,
-                reason: "expected #rrggbb, #rrggbbaa or a CSS colour name")
-        }
-        let scales = try arguments.list("scales", as: Int.self)
-        guard !scales.isEmpty, scales.allSatisfy({ (1...10).contains($0) }) else {
-            throw UsageError.invalidValue(
-                option: "--scales", value: arguments.value("scales")!, reason: "scale factors must be 1 to 10")
-        }
+    /// What the options ask for, once their rules between each other hold.
+    struct Settings {
+        let request: ThumbnailRequest
+        let encoding: EncodeOptions
+        let template: OutputTemplate
+        let toStdout: Bool
+    }
+
+    /// The settings of a command line: the box against `--fit`, the scales and the limits,
+    /// the template against `--format`, the encoder flags against the format.
+    static func settings(_ arguments: ParsedArguments) throws(UsageError) -> Settings {
+        let mode = try arguments[fit]
+        let text = try arguments[size]
+        let box = try box(text, mode: mode)
+        let background = try arguments[Self.background]
+        let scales = try arguments[Self.scales]
         let resize = ResizeOptions(
-            width: size.width, height: size.height, mode: try arguments.choice("fit", as: ResizeMode.self)!,
-            kernel: try arguments.choice("kernel", as: ResampleKernel.self)!, upscale: !arguments.flag("no-upscale"),
-            linearLight: arguments.flag("linear"), background: background)
+            width: box.width, height: box.height, mode: mode, kernel: try arguments[kernel],
+            upscale: !(try arguments[noUpscale]), linearLight: try arguments[linear], background: background)
         let limits = try LimitOptions.limits(arguments)
-        try checkBox(size, text: arguments.value("size")!, resize: resize, scales: scales, limits: limits)
+        try checkBox(box, text: text, resize: resize, scales: scales, limits: limits)
         let decode = DecodeOptions(
-            limits: limits, failOnWarning: try arguments.choice("fail-on", as: FailOn.self) == .warning,
-            autoRotate: !arguments.flag("no-rotate"),
+            limits: limits, failOnWarning: try arguments[failOn] == .warning, autoRotate: !(try arguments[noRotate]),
             color: ColorOptions(
-                intent: try arguments.choice("intent", as: RenderingIntent.self)!,
-                blackPointCompensation: arguments.flag("bpc"), keepProfile: arguments.flag("keep-profile")))
+                intent: try arguments[intent], blackPointCompensation: try arguments[bpc],
+                keepProfile: try arguments[keepProfile]))
         let request = ThumbnailRequest(
-            resize: resize, scales: scales, decode: decode,
-            shrinkOnLoadMargin: try arguments.double("shrink-margin", in: 1...8)!)
-        let format = try arguments.choice("format", as: ImageFormat.self)
-        let toStdout = arguments.value("output") == "-"
+            resize: resize, scales: scales, decode: decode, shrinkOnLoadMargin: try arguments[shrinkMargin])
+        let format = try arguments[EncodingOptions.format]
+        let toStdout = try arguments[output] == "-"
         // The default name follows --format (tn_%s.png); a typed -o must agree with it.
         let pattern =
-            arguments.isPresent("output") || format == nil
-            ? arguments.value("output")! : "tn_%s." + format!.fileExtension
+            arguments.isPresent(output) || format == nil ? try arguments[output] : "tn_%s." + format!.fileExtension
         let template = try outputTemplate(pattern, format: format, toStdout: toStdout)
-        try checkModernFormatFlags(arguments, format: template.format)
-        let encoding = EncodeOptions(
-            format: template.format, quality: try arguments.int("quality", in: 1...100),
-            subsampling: try arguments.choice("subsampling", as: EncodeOptions.Subsampling.self)!,
-            progressive: arguments.flag("progressive"), pngCompressionLevel: try arguments.int("png-level", in: 0...9)!,
-            background: background, lossless: arguments.flag("lossless"),
-            avifSpeed: try arguments.int("avif-speed", in: 0...9)!)
-        let jobs = try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let encoding = try EncodingOptions.encodeOptions(arguments, format: template.format, background: background)
+        return Settings(request: request, encoding: encoding, template: template, toStdout: toStdout)
+    }
 
-        let shard = try arguments.value("shard").map(parseShard)
+    /// The rules between options (see ``settings(_:)``), before any input is looked at.
+    static func validate(_ arguments: ParsedArguments) throws(UsageError) { _ = try settings(arguments) }
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let settings = try settings(arguments)
+        let (request, encoding, template, toStdout) = (
+            settings.request, settings.encoding, settings.template, settings.toStdout
+        )
+        let limits = request.decode.limits
+        let jobs = try arguments[Self.jobs]
+
         var inputs = InputCollector(
-            recursive: arguments.flag("recursive"), excludedFolders: [template.outputRoot], shard: shard
+            recursive: try arguments[recursive], excludedFolders: [template.outputRoot], shard: try arguments[shard]
         ).collect(arguments.arguments("input"))
         try checkBatch(
-            inputs, template: template, toStdout: toStdout, json: arguments.flag("json"), scales: scales.count)
+            inputs, template: template, toStdout: toStdout, json: try arguments[CommonOptions.json],
+            scales: request.scales.count)
         var standardInput: [UInt8]?
         if let index = inputs.files.firstIndex(of: "-") {
             do {
@@ -198,10 +132,10 @@ enum ThumbCommand: Command {
 
         var runner = BatchRunner(
             request: request, encoding: encoding, template: template, jobs: jobs,
-            stopOnError: arguments.flag("stop-on-error"))
+            stopOnError: try arguments[stopOnError])
         runner.preloaded["-"] = standardInput
         if toStdout { runner.outputSink = writeStandardOutput }
-        if let bytes = try arguments.int(Self.diskFullAfter, in: 0...Int.max) {
+        if let bytes = try arguments[diskFullAfter] {
             runner.writeFaults = SimulatedDiskFull(afterBytes: bytes)
         }
         let progress = context.progress
@@ -221,7 +155,7 @@ enum ThumbCommand: Command {
             BatchItem(input: $0.path, outputs: [], error: $0.description, warnings: [], megapixels: 0)
         }
         let full = BatchReport(items: report.items + argumentFailures, wallSeconds: report.wallSeconds)
-        if arguments.flag("json") {
+        if try arguments[CommonOptions.json] {
             try context.writeJSON(displayed(full))
         } else if toStdout {
             context.printError(summary(full))  // stdout holds the image

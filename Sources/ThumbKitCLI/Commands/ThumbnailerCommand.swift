@@ -23,12 +23,14 @@ enum ThumbnailerCommand: Command {
             .required("input", help: "The image: a path or a file:// URI."),
             .required("output", help: "The PNG to write."),
         ],
-        options: [
-            .value("size", short: "s", valueName: "n", help: "The box's side in pixels.", default: "128")
-        ])
+        options: [size])
+
+    /// `-s N`: the box's side.
+    static let size: OptionKey<Int> = .integer(
+        "size", short: "s", in: 1...16_384, default: 128, help: "The box's side in pixels.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let box = try arguments.int("size", in: 1...16_384)!
+        let box = try arguments[size]
         let input = arguments.argument("input")!
         let output = arguments.argument("output")!
         guard let (path, uri) = source(input) else {

@@ -31,74 +31,67 @@ enum WatchCommand: Command {
               thumbkit watch inbox --once --settle 0
             """,
         positionals: [.required("dir", help: "The inbox folder.")],
-        options: [
-            .value(
-                "catalog", valueName: "path|url", help: "The catalog: " + CatalogOptions.catalogHelp + ".",
-                default: "thumbkit.sqlite"),
-            .value("out", valueName: "dir", help: "The output folder.", default: "thumbkit-out"),
-            CatalogOptions.recipes,
-            .value(
-                "settle", valueName: "seconds", help: "How long a file must stay unchanged before it is taken.",
-                default: "1"),
-            .value(
-                "poll", valueName: "seconds",
-                help: "Scan every SECONDS instead of using inotify (network file systems)."),
-            .value(
-                "jobs", short: "j", valueName: "n", help: "Files processed in parallel.",
-                defaultHelp: "active processors"),
-            .value(
-                "move-done", valueName: "dir",
-                help: "Move processed sources here, keeping their inbox path (default: leave them)."),
-        ] + LimitOptions.all + [
-            .flag("once", help: "Process what is in the inbox now, then exit (1 if any file failed)."),
-            .flag("json", help: "Log events as JSON lines on stderr, and the summary as JSON on stdout."),
-            // Hidden (see OptionSpec.isHidden): a test seam of the real binary, not for users.
-            // SIGKILLs the watcher when the N-th file reaches PHASE (WatchKillPoint).
-            .value(
-                crashAt, valueName: "phase:n",
-                help: "Test seam: kill the watcher when the N-th file reaches PHASE (committed, moved, built)."),
-        ])
+        options: [CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.recipes, settle, poll, jobs, moveDone]
+            + LimitOptions.all + [once, json, crashAt])
 
-    /// The hidden `--_crash-at PHASE:N`.
-    static let crashAt = "_crash-at"
+    static let settle: OptionKey<Double> = .number(
+        "settle", valueName: "seconds", in: 0...3600, default: 1,
+        help: "How long a file must stay unchanged before it is taken.")
+    /// `--poll SECONDS`: nil uses inotify.
+    static let poll: OptionKey<Double?> = .number(
+        "poll", valueName: "seconds", in: 0.01...86_400,
+        help: "Scan every SECONDS instead of using inotify (network file systems).")
+    static let jobs = CommonOptions.jobs("Files processed in parallel.")
+    static let moveDone: OptionKey<String?> = .text(
+        "move-done", valueName: "dir",
+        help: "Move processed sources here, keeping their inbox path (default: leave them).")
+    static let once: OptionKey<Bool> = .flag(
+        "once", help: "Process what is in the inbox now, then exit (1 if any file failed).")
+    /// watch's `--json` says where each part goes.
+    static let json: OptionKey<Bool> = .flag(
+        "json", help: "Log events as JSON lines on stderr, and the summary as JSON on stdout.")
+    // Hidden (see OptionSpec.isHidden): a test seam of the real binary, not for users.
+    // SIGKILLs the watcher when the N-th file reaches PHASE (WatchKillPoint).
+    static let crashAt: OptionKey<WatchKillPoint?> = .parsedIfPresent(
+        .value(
+            "_crash-at", valueName: "phase:n",
+            help: "Test seam: kill the watcher when the N-th file reaches PHASE (committed, moved, built).")
+    ) { text throws(UsageError) in
+        guard let point = WatchKillPoint(text) else {
+            throw UsageError.invalidValue(
+                option: "--_crash-at", value: text, reason: "expected committed, moved or built, ':' and N ≥ 1")
+        }
+        return point
+    }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let inbox = arguments.argument("dir")!
-        let catalogPath = arguments.value("catalog")!
-        let outDir = arguments.value("out")!
-        let settle = try arguments.double("settle", in: 0...3600)!
-        let poll = try arguments.double("poll", in: 0.01...86_400)
-        let jobs = try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let catalogPath = try arguments[CatalogOptions.catalog]
+        let outDir = try arguments[CatalogOptions.out]
+        let moveDoneTo = try arguments[moveDone]
         let limits = try LimitOptions.limits(arguments)
-        let json = arguments.flag("json")
-        let killPoint = try arguments.value(Self.crashAt).map { text throws(UsageError) in
-            guard let point = WatchKillPoint(text) else {
-                throw UsageError.invalidValue(
-                    option: "--" + Self.crashAt, value: text,
-                    reason: "expected committed, moved or built, ':' and N ≥ 1")
-            }
-            return point
-        }
+        let json = try arguments[Self.json]
+        let killPoint = try arguments[crashAt]
 
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isFolder), isFolder.boolValue else {
             throw WatchError.io(path: inbox, reason: "no such folder")
         }
-        for option in ["out", "move-done"] {
-            if let folder = arguments.value(option) { try refuseOverlap(option: option, folder: folder, inbox: inbox) }
-        }
+        try refuseOverlap(option: "out", folder: outDir, inbox: inbox)
+        if let moveDoneTo { try refuseOverlap(option: "move-done", folder: moveDoneTo, inbox: inbox) }
         // Hold the lock before anything else touches the inbox.
         let lock = try WatchLock.acquire(inbox: inbox)
         let store = try CatalogOptions.openStore(catalog: catalogPath, mustExist: false)
         let recipes = try CatalogOptions.recipeBook(arguments, store: store)
         var ingestor = InboxIngestor(
             inbox: inbox, store: store, outputDirectory: outDir, recipes: recipes, limits: limits,
-            moveDoneTo: arguments.value("move-done"))
+            moveDoneTo: moveDoneTo)
         if let killPoint { ingestor.crashPoints = killPoint }
         let options = WatchOptions(
-            settleSeconds: settle, pollSeconds: poll, jobs: jobs, once: arguments.flag("once"),
+            settleSeconds: try arguments[settle], pollSeconds: try arguments[poll], jobs: try arguments[jobs],
+            once: try arguments[once],
             ownPaths: (CatalogOptions.catalogFile(catalogPath).map { [$0] } ?? []) + [outDir]
-                + (arguments.value("move-done").map { [$0] } ?? []))
+                + (moveDoneTo.map { [$0] } ?? []))
         let control = try WatchControl()
         let signals = installSignalHandlers(control)
         defer { signals.forEach { $0.cancel() } }

@@ -28,18 +28,21 @@ enum WorkerCommand: Command {
             """,
         options: [
             CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.jobs, QueueOptions.lease,
-            .value("poll", valueName: "seconds", help: "How often an idle worker looks at the queue.", default: "5"),
-            QueueOptions.maxAttempts, QueueOptions.batch, .json,
+            poll, QueueOptions.maxAttempts, QueueOptions.batch, CommonOptions.json,
         ] + LimitOptions.all)
 
+    /// `--poll SECONDS`.
+    static let poll: OptionKey<Double> = .number(
+        "poll", valueName: "seconds", in: 0.05...3600, default: 5, help: "How often an idle worker looks at the queue.")
+
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let jobs = try arguments.int("jobs", in: 1...256)
-        let poll = Duration.milliseconds(Int64((try arguments.double("poll", in: 0.05...3600)! * 1000).rounded()))
-        let json = arguments.flag("json")
+        let jobs = try arguments[CatalogOptions.jobs]
+        let poll = Duration.milliseconds(Int64((try arguments[poll] * 1000).rounded()))
+        let json = try arguments[CommonOptions.json]
         let store = try CatalogOptions.openStore(arguments)
         let builder = CatalogBuilder(
-            store: store, outputDirectory: arguments.value("out")!, recipes: try store.recipeBook(),
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, limits: try LimitOptions.limits(arguments))
+            store: store, outputDirectory: try arguments[CatalogOptions.out], recipes: try store.recipeBook(),
+            jobs: jobs, limits: try LimitOptions.limits(arguments))
         let queue = try QueueOptions.queue(arguments, store: store)
         let worker = BuildWorker(
             builder: builder, queue: queue,

@@ -27,17 +27,18 @@ enum XDGCommand: Command {
               thumbkit xdg --prune
             """,
         positionals: [.variadic("path", help: "Image files or folders.", required: false)],
-        options: [
-            .repeated(
-                "size", valueName: "name", help: "A size to make (repeatable; default: normal and large).",
-                allowedValues: ThumbnailSize.allCases.map(\.rawValue)),
-            .flag("recursive", short: "r", help: "Walk sub-folders of folder arguments."),
-            .value(
-                "jobs", short: "j", valueName: "n", help: "Images processed in parallel.",
-                defaultHelp: "active processors"),
-            .flag("prune", help: "Remove entries whose source is gone or changed (before any PATH)."),
-            .json,
-        ])
+        options: [size, recursive, jobs, prune, CommonOptions.json])
+
+    /// `--size NAME`, repeatable; the cases of `ThumbnailSize`.
+    static let size = OptionKey<[String]>.repeated(
+        "size", valueName: "name", help: "A size to make (repeatable; default: normal and large).",
+        allowedValues: ThumbnailSize.allCases.map(\.rawValue)
+    ).map { names in names.compactMap(ThumbnailSize.init(rawValue:)) }
+    static let recursive: OptionKey<Bool> = .flag(
+        "recursive", short: "r", help: "Walk sub-folders of folder arguments.")
+    static let jobs = CommonOptions.jobs("Images processed in parallel.")
+    static let prune: OptionKey<Bool> = .flag(
+        "prune", help: "Remove entries whose source is gone or changed (before any PATH).")
 
     /// The cache this process uses: from `$XDG_CACHE_HOME` and `$HOME` in `environment`.
     static func cache(_ environment: [String: String]) -> ThumbnailCache {
@@ -56,12 +57,12 @@ enum XDGCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let paths = arguments.arguments("path")
-        let prune = arguments.flag("prune")
+        let prune = try arguments[Self.prune]
         if paths.isEmpty && !prune { throw UsageError.missingArgument("path") }
-        let sizes = arguments.values("size").compactMap { ThumbnailSize(rawValue: $0) }
-        let jobs = try arguments.int("jobs", in: 1...256) ?? ProcessInfo.processInfo.activeProcessorCount
+        let sizes = try arguments[size]
+        let jobs = try arguments[Self.jobs]
         let cache = cache(context.environment)
-        let json = arguments.flag("json")
+        let json = try arguments[CommonOptions.json]
         var result = Result(cache: cache.root)
         var failed = false
 
@@ -78,7 +79,7 @@ enum XDGCommand: Command {
         }
 
         if !paths.isEmpty {
-            let inputs = InputCollector(recursive: arguments.flag("recursive")).collect(paths)
+            let inputs = InputCollector(recursive: try arguments[recursive]).collect(paths)
             for failure in inputs.failures { context.report(failure) }
             let thumbnailer = DesktopThumbnailer(cache: cache, sizes: sizes, software: VersionInfo.versionLine)
             let progress = context.progress

@@ -56,6 +56,8 @@ public struct CommandSpec: Sendable, Hashable {
     public let positionals: [Positional]
     /// Named options, in help order (`-h, --help` is appended implicitly).
     public let options: [OptionSpec]
+    /// The typed reads of ``options``, run once by ``checkValues(_:)`` before the command runs.
+    let checks: OptionChecks
     /// Nested commands (`thumbkit catalog import`); empty for a leaf.
     public let subcommands: [CommandSpec]
     /// The subcommand a group runs when the command line names none of them (swift-argument-
@@ -66,9 +68,10 @@ public struct CommandSpec: Sendable, Hashable {
     /// a variadic positional that is not last, positionals on a group…).
     public init(
         name: String, abstract: String, discussion: String = "",
-        positionals: [Positional] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [],
-        defaultSubcommand: String? = nil
+        positionals: [Positional] = [], options declarations: [any OptionDeclaration] = [],
+        subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil
     ) {
+        let options = declarations.map(\.spec)
         precondition(!name.isEmpty && !name.hasPrefix("-"), "Invalid command name '\(name)'.")
         var longs = Set<String>()
         var shorts = Set<Character>()
@@ -112,6 +115,7 @@ public struct CommandSpec: Sendable, Hashable {
         self.discussion = discussion
         self.positionals = positionals
         self.options = options
+        self.checks = OptionChecks(declarations: declarations)
         self.subcommands = subcommands
         self.defaultSubcommand = defaultSubcommand
     }
@@ -138,6 +142,22 @@ public struct CommandSpec: Sendable, Hashable {
     func replacingSubcommands(_ subcommands: [CommandSpec]) -> CommandSpec {
         CommandSpec(
             name: name, abstract: abstract, discussion: discussion, positionals: positionals,
-            options: options, subcommands: subcommands, defaultSubcommand: defaultSubcommand)
+            options: checks.declarations, subcommands: subcommands, defaultSubcommand: defaultSubcommand)
     }
+
+    /// Reads every typed option of `arguments` once, so a value out of range or of the wrong
+    /// form is a usage error before the command starts, whichever options its `run` reaches.
+    public func checkValues(_ arguments: ParsedArguments) throws(UsageError) {
+        for declaration in checks.declarations { try declaration.check(arguments) }
+    }
+}
+
+/// The declarations behind a spec's options, kept for their typed reads. Two specs are equal
+/// when their options are (the readers are closures, which cannot be compared; they follow from
+/// the options' names, kinds and ranges, which are).
+struct OptionChecks: Sendable, Hashable {
+    let declarations: [any OptionDeclaration]
+
+    static func == (lhs: OptionChecks, rhs: OptionChecks) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }

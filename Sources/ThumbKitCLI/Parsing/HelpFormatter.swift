@@ -85,6 +85,7 @@ public struct HelpFormatter: Sendable {
         if option.kind == .repeated { label += " ..." }
         var notes: [String] = []
         if let allowed = option.allowedValues { notes.append("values: \(allowed.joined(separator: ", "))") }
+        if let range = option.rangeHelp { notes.append("range: \(range)") }
         if let shown = option.defaultValue ?? option.defaultHelp { notes.append("default: \(shown)") }
         var text = option.help
         if !notes.isEmpty {

@@ -37,6 +37,9 @@ public struct OptionSpec: Sendable, Hashable {
     public let kind: Kind
     /// When set, the only values accepted (checked while parsing, listed in help).
     public let allowedValues: [String]?
+    /// The range a typed key accepts, shown in help as `(range: 1 to 100; …)`; set by
+    /// ``OptionKey``'s number constructors through ``withRange(_:)``.
+    public private(set) var rangeHelp: String?
 
     /// Declares an option. Prefer the ``flag(_:short:help:)``, ``value(_:short:valueName:help:default:defaultHelp:allowedValues:)``,
     /// ``repeated(_:short:valueName:help:allowedValues:)`` and ``choice(_:short:valueName:of:default:help:)`` shorthands.
@@ -106,9 +109,12 @@ public struct OptionSpec: Sendable, Hashable {
             allowedValues: type.allCases.map(\.rawValue))
     }
 
-    /// The shared `--json` flag: commands that have it print one JSON document on stdout
-    /// (see ``CommandContext/writeJSON(_:)``) and nothing else there.
-    public static let json = OptionSpec.flag("json", help: "Print the result as JSON on stdout.")
+    /// A copy whose help shows `range` (`1 to 100`).
+    public func withRange(_ range: String) -> OptionSpec {
+        var copy = self
+        copy.rangeHelp = range
+        return copy
+    }
 
     /// `--long`, the canonical spelling used in error messages.
     public var displayName: String { "--\(long)" }

@@ -1,0 +1,65 @@
+import ThumbKit
+
+/// The encoding option group: the output format and every encoder setting (`--format`,
+/// `--quality`, `--lossless`, `--avif-speed`, `--subsampling`, `--progressive`, `--png-level`),
+/// declared once with their ranges, with the rules between them.
+///
+/// `thumb` is the one command that encodes with settings from the command line; the catalog
+/// commands encode with the settings of their recipes, which the recipe file declares.
+enum EncodingOptions {
+    /// `--format`: nil means "from the output name".
+    static let format: OptionKey<ImageFormat?> = .choice(
+        "format", valueName: "format", of: ImageFormat.self,
+        help: "Output format (default: from the template's extension).")
+    /// `-q N`: nil means the format's own default.
+    static let quality: OptionKey<Int?> = .integer(
+        "quality", short: "q", in: 1...100, defaultHelp: "85 JPEG, 80 WebP, 50 AVIF",
+        help: "JPEG, WebP or AVIF quality.")
+    /// `--lossless` (WebP only).
+    static let lossless: OptionKey<Bool> = .flag("lossless", help: "Write lossless WebP (icons, flat artwork).")
+    /// `--avif-speed N` (AVIF only).
+    static let avifSpeed: OptionKey<Int> = .integer(
+        "avif-speed", in: 0...9, default: EncodeOptions.defaultAVIFSpeed,
+        help: "AVIF encoder speed: 0 is the smallest file, 9 the fastest.")
+    /// `--subsampling RATIO` (JPEG).
+    static let subsampling: OptionKey<EncodeOptions.Subsampling> = .choice(
+        "subsampling", valueName: "ratio", default: .yuv420, help: "JPEG chroma subsampling.")
+    /// `--progressive` (JPEG).
+    static let progressive: OptionKey<Bool> = .flag("progressive", help: "Write progressive JPEGs.")
+    /// `--png-level N`.
+    static let pngLevel: OptionKey<Int> = .integer(
+        "png-level", in: 0...9, default: 6, help: "PNG compression level.")
+
+    /// The options, in help order.
+    static let all: [any OptionDeclaration] = [
+        format, quality, lossless, avifSpeed, subsampling, progressive, pngLevel,
+    ]
+
+    /// The encoder settings for output in `format`, flattening onto `background`.
+    static func encodeOptions(_ arguments: ParsedArguments, format: ImageFormat, background: RGBA) throws(UsageError)
+        -> EncodeOptions
+    {
+        try check(arguments, format: format)
+        return EncodeOptions(
+            format: format, quality: try arguments[quality], subsampling: try arguments[subsampling],
+            progressive: try arguments[progressive], pngCompressionLevel: try arguments[pngLevel],
+            background: background, lossless: try arguments[lossless], avifSpeed: try arguments[avifSpeed])
+    }
+
+    /// Usage errors of the format flags: a format ThumbKit only reads (HEIC), `--lossless`
+    /// without WebP output, `--avif-speed` without AVIF output.
+    static func check(_ arguments: ParsedArguments, format: ImageFormat) throws(UsageError) {
+        if !format.isWritable {
+            throw UsageError.invalidValue(
+                option: "--format", value: format.rawValue,
+                reason: "ThumbKit reads \(format.rawValue) but does not write it")
+        }
+        if try arguments[lossless], format != .webp {
+            throw UsageError.validationFailed("--lossless applies only to WebP output (-o '%s.webp' or --format webp)")
+        }
+        if arguments.isPresent(avifSpeed), format != .avif {
+            throw UsageError.validationFailed(
+                "--avif-speed applies only to AVIF output (-o '%s.avif' or --format avif)")
+        }
+    }
+}
