@@ -42,8 +42,12 @@ struct FuzzRegressionTests {
         let variants = [
             ResizeOptions(width: 64, height: 64, mode: .fill), ResizeOptions(width: 40, height: 30, mode: .fit),
         ]
-        #expect(throws: DecodeError.self) {
-            _ = try Thumbnailer.render(bytes, path: file.path, variants: variants, decode: DecodeOptions())
+        // One thread streams rows into the resamplers; two decode whole and resample in parallel.
+        for threads in [1, 2] {
+            #expect(throws: DecodeError.self, "\(threads) thread(s)") {
+                _ = try Thumbnailer.render(
+                    bytes, path: file.path, variants: variants, decode: DecodeOptions(), threads: threads)
+            }
         }
     }
 }

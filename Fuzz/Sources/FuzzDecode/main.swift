@@ -6,6 +6,10 @@ import ThumbKit
 /// decode (libjpeg DCT scaling, or libpng's full decode), EXIF orientation, two resizes from the
 /// one decode (a 32×32 fill and a 48×40 pad) and a JPEG encode of the first. Default limits, so
 /// what is fuzzed is what ships. A decoded image must come out at exactly the requested box.
+///
+/// `render` streams rows into the resamplers with one thread and decodes whole (then resamples
+/// in parallel) with more, so an input of odd length is rendered with two threads: both of the
+/// JPEG decoder's sinks meet hostile bytes.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = FuzzInput.bytes(data, size)
@@ -13,7 +17,10 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         ResizeOptions(width: 32, height: 32, mode: .fill),
         ResizeOptions(width: 48, height: 40, mode: .pad),
     ]
-    guard let rendered = try? Thumbnailer.render(bytes, path: "fuzz", variants: variants) else { return 0 }
+    let threads = bytes.count % 2 == 0 ? 1 : 2
+    guard let rendered = try? Thumbnailer.render(bytes, path: "fuzz", variants: variants, threads: threads) else {
+        return 0
+    }
     precondition(rendered.images.count == 2, "One image per variant.")
     precondition(rendered.images[1].width == 48 && rendered.images[1].height == 40, "Pad fills the box.")
     let first = rendered.images[0]
