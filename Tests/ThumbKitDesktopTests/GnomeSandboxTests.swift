@@ -30,8 +30,24 @@ struct GnomeSandboxTests {
         return FileManager.default.isExecutableFile(atPath: installed) ? installed : nil
     }
 
-    /// ``bubblewrapWorks()``, asked once.
-    static let sandbox = bubblewrapWorks()
+    /// ``bubblewrapWorks()``, asked once, when the first test that needs it is about to run. It
+    /// prints the answer either way: a visible line in the test output, CI's record of whether
+    /// this machine can run the sandbox.
+    static let sandbox: (Bool, String) = {
+        let answer = bubblewrapWorks()
+        if answer.0 {
+            print("NOTICE: bubblewrap can make a sandbox here (bwrap --unshare-all succeeded)")
+        } else {
+            print("NOTICE: bubblewrap cannot make a sandbox here (\(answer.1)); skipping GnomeSandboxTests")
+        }
+        return answer
+    }()
+
+    /// Skips a test when bubblewrap cannot make a sandbox here. Without bwrap at all, `.needs`
+    /// decides instead (a failure under CI=true).
+    static let bubblewrap = ConditionTrait.enabled(
+        "bubblewrap cannot make a sandbox here (the NOTICE line says why)"
+    ) { !ToolRequirement.program("bwrap").isMet || sandbox.0 }
 
     /// Whether bubblewrap can make a sandbox on this machine, with its error when not.
     static func bubblewrapWorks() -> (Bool, String) {
@@ -49,17 +65,6 @@ struct GnomeSandboxTests {
         else { return (false, "bwrap did not start") }
         let error = out.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         return (out.status == 0, "exit status \(out.status)" + (error.isEmpty ? "" : ": " + error))
-    }
-
-    /// The condition of the bubblewrap trait: prints the answer either way (a visible line in the
-    /// test output, CI's record of whether this machine can run the sandbox).
-    static func sandboxUsable() -> Bool {
-        if sandbox.0 {
-            print("NOTICE: bubblewrap can make a sandbox here (bwrap --unshare-all succeeded)")
-        } else {
-            print("NOTICE: bubblewrap cannot make a sandbox here (\(sandbox.1)); skipping GnomeSandboxTests")
-        }
-        return sandbox.0
     }
 
     /// Call first: the binary to run in the sandbox. Records a failure when the variable names
@@ -89,39 +94,26 @@ struct GnomeSandboxTests {
         return path
     }
 
-    @Test(
-        .needs(requirements),
-        .enabled(
-            if: TestCorpus.mustExist || thumbnailer != nil,
-            "no thumbnailer: \(environmentKey) is unset and \(installed) is not installed"),
-        // Without bwrap at all, `.needs` decides (a failure under CI=true).
-        .enabled("bubblewrap cannot make a sandbox here (the NOTICE line says why)") {
-            !ToolRequirement.program("bwrap").isMet || sandboxUsable()
-        },
-        .tags(.realProcess))
-    func generateThumbnailRunsOurEntryInsideBubblewrap() throws {
-        guard ToolRequirement.require(Self.requirements) else { return }
-        guard let binary = Self.requireThumbnailer() else { return }
-        let f = try DesktopFixture("tk-bwrap")
-        defer { f.remove() }
+    /// Writes the shipped entry with `binary` in place of the installed one into a private
+    /// `XDG_DATA_DIRS` folder, has gnome-desktop's factory make LARGE thumbnails of a JPEG and a
+    /// PNG under awkward names, and returns one line per file: the pixbuf's size, its Software
+    /// chunk and where `lookup` finds it, or `no thumbnail: <why>`.
+    static func generate(with binary: String, in f: DesktopFixture) throws -> (sources: [String], lines: [String]) {
         let data = f.root.path + "/share"
         try FileManager.default.createDirectory(atPath: data + "/thumbnailers", withIntermediateDirectories: true)
         let shipped = try String(
             contentsOf: TestImages.packageRoot.appendingPathComponent("share/thumbnailers/thumbkit.thumbnailer"),
             encoding: .utf8)
-        #expect(shipped.contains("\nTryExec=\(Self.installed)\n"))
-        #expect(shipped.contains("\nExec=\(Self.installed) thumbnailer -s %s %u %o\n"))
-        // The shipped entry with our binary in place of the installed one (TryExec too, or
-        // gnome-desktop would drop the entry when /usr/local/bin/thumbkit is absent).
-        let entry = shipped.replacingOccurrences(of: Self.installed, with: binary)
+        #expect(shipped.contains("\nTryExec=\(installed)\n"))
+        #expect(shipped.contains("\nExec=\(installed) thumbnailer -s %s %u %o\n"))
+        // TryExec too, or gnome-desktop would drop the entry when /usr/local/bin/thumbkit is absent.
+        let entry = shipped.replacingOccurrences(of: installed, with: binary)
         #expect(entry.contains("\nExec=\(binary) thumbnailer -s %s %u %o\n"))
         try entry.write(toFile: data + "/thumbnailers/thumbkit.thumbnailer", atomically: true, encoding: .utf8)
         let sources = [
             try f.write("Fotos #1/été 100% a b.jpg", GeneratedImages.jpeg(width: 640, height: 400, seed: 1)),
             try f.write("Fotos #1/icon ü.png", GeneratedImages.png(width: 300, height: 300, seed: 2)),
         ]
-        // One line per file: the pixbuf's size, its Software chunk and where lookup finds it,
-        // or why gnome-desktop made no thumbnail.
         let program = """
             import os, sys, gi
             gi.require_version('GnomeDesktop', '3.0')
@@ -151,13 +143,57 @@ struct GnomeSandboxTests {
         #expect(out.status == 0, "\(out.stderr)")
         let lines = out.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(out.stdout)\(out.stderr)")
+        return (sources, lines)
+    }
+
+    @Test(
+        .needs(requirements),
+        .enabled(
+            if: TestCorpus.mustExist || thumbnailer != nil,
+            "no thumbnailer: \(environmentKey) is unset and \(installed) is not installed"),
+        bubblewrap,
+        .tags(.realProcess))
+    func generateThumbnailRunsOurEntryInsideBubblewrap() throws {
+        guard ToolRequirement.require(Self.requirements) else { return }
+        guard let binary = Self.requireThumbnailer() else { return }
+        let f = try DesktopFixture("tk-bwrap")
+        defer { f.remove() }
+        let (sources, lines) = try Self.generate(with: binary, in: f)
         guard lines.count == 2 else { return }
         let cache = ThumbnailCache(root: f.cacheHome + "/thumbnails", version: "unused")
         for (line, (path, size)) in zip(lines, zip(sources, ["256 160", "256 256"])) {
             let uri = FileURI.uri(forAbsolutePath: Array(path.utf8))
             // Our binary made it (its Software chunk), and GNOME then finds it valid.
-            #expect(line.hasPrefix(size + " thumbkit "), "GNOME did not produce our thumbnail: \(line)\n\(out.stderr)")
+            #expect(line.hasPrefix(size + " thumbkit "), "GNOME did not produce our thumbnail: \(line)")
             #expect(line.hasSuffix(" " + cache.path(forURI: uri, size: .large)), "\(line)")
+        }
+    }
+
+    /// The control's binary: the test's own `thumbkit` (dynamically linked, and outside /usr
+    /// unless the checkout is there), nil when it cannot serve (its path would need quoting).
+    static var controlBinary: String? {
+        let path = TestBinary.thumbkit.path
+        return path.hasPrefix("/usr/") || path.contains(where: { " \t\"'\\%$`".contains($0) }) ? nil : path
+    }
+
+    /// The control: the test's own `thumbkit` works when run directly, yet gnome-desktop makes no
+    /// thumbnail with it, so the factory really runs the entry in a sandbox and the test above
+    /// can tell when it does not get our thumbnail.
+    @Test(
+        .needs(requirements),
+        .enabled(if: controlBinary != nil, "the test's thumbkit is under /usr or its path needs quoting"),
+        bubblewrap,
+        .tags(.realProcess))
+    func aBinaryTheSandboxCannotRunMakesNoThumbnail() throws {
+        guard ToolRequirement.require(Self.requirements), let binary = Self.controlBinary else { return }
+        let f = try DesktopFixture("tk-bwrap")
+        defer { f.remove() }
+        let direct = try f.write("direct.png", GeneratedImages.png(width: 40, height: 30, seed: 3))
+        let run = try TestBinary.run(["thumbnailer", "-s", "256", direct, f.root.path + "/direct-out.png"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let (_, lines) = try Self.generate(with: binary, in: f)
+        for line in lines {
+            #expect(line.hasPrefix("no thumbnail: "), "\(line)")
         }
     }
 }
