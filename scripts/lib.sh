@@ -11,6 +11,10 @@
 #   ensure_apt_lists PKG      make sure apt knows PKG (runs apt_update_once if it does not)
 #   package_installed PKG     true when the Debian package PKG is installed
 #   ensure_packages PKG...    install the missing ones among PKG... (idempotent)
+#   on_exit COMMAND...        run COMMAND when the script exits, keeping its exit status
+#   check_sandbox_ready BIN   die unless BIN can start where only /usr is visible
+#   build_static_thumbkit SCRATCH  build `thumbkit` with the Swift runtime linked in, check it
+#                             with check_sandbox_ready, print its path
 #
 # Installing needs root; when not root, `sudo` is used if it exists. Nothing here downloads
 # anything but Debian packages through apt.
@@ -49,6 +53,51 @@ ensure_apt_lists() {
     if ! apt-cache show "$1" >/dev/null 2>&1; then
         apt_update_once
     fi
+}
+
+# Commands for the EXIT trap, most recent first (on_exit).
+_TK_ON_EXIT=()
+
+# Runs COMMAND... (quoted as given) when the script exits, however it exits, after the commands
+# registered later; a failing one is ignored and the script's own exit status is kept. Several
+# clean-ups compose instead of one `trap … EXIT` replacing another.
+on_exit() {
+    _TK_ON_EXIT=("$(printf '%q ' "$@")" "${_TK_ON_EXIT[@]}")
+    trap _tk_run_on_exit EXIT
+}
+
+_tk_run_on_exit() {
+    local status=$? command
+    for command in "${_TK_ON_EXIT[@]}"; do
+        eval "$command" || true
+    done
+    exit "$status"
+}
+
+# Dies unless BIN can start inside GNOME's thumbnailer sandbox, where bubblewrap shows only
+# /usr: it must not link the Swift toolchain's runtime (libswift*, Foundation, dispatch), which
+# lives outside /usr on these machines, and every shared library it needs must resolve under /usr
+# (or /lib, /lib64, which Debian links into /usr).
+check_sandbox_ready() {
+    local deps
+    deps=$(ldd "$1") || die "ldd $1 failed"
+    if grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime' <<<"$deps" >&2; then
+        die "$1 still links the Swift runtime dynamically"
+    fi
+    if awk '$2 == "=>" && $3 !~ /^\/(usr|lib|lib64)\// { print; bad = 1 } END { exit !bad }' <<<"$deps" >&2; then
+        die "$1 needs libraries from outside /usr"
+    fi
+}
+
+# Builds `thumbkit` in release mode with the Swift runtime linked in statically
+# (`--static-swift-stdlib`), in the scratch folder SCRATCH so that the ordinary .build is left as
+# it is, checks it with check_sandbox_ready, and prints the binary's path.
+build_static_thumbkit() {
+    local flags=(-c release --static-swift-stdlib --product thumbkit --scratch-path "$1") dir
+    swift build "${flags[@]}" >&2 || die "static build of thumbkit failed"
+    dir=$(swift build "${flags[@]}" --show-bin-path) || die "swift build --show-bin-path failed"
+    check_sandbox_ready "$dir/thumbkit"
+    printf '%s\n' "$dir/thumbkit"
 }
 
 package_installed() {
