@@ -90,7 +90,7 @@ struct BenchHistoryFileTests {
         let result = await run(
             ["bench", "history", "--import-catalog", missing, "--history", workspace.path("h.sqlite")])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("thumbkit: \(missing): "), "\(result.stderr)")
+        #expect(result.stderr == "thumbkit: \(missing): no such file or directory (no catalog here)\n")
         #expect(try workspace.listing().isEmpty)
     }
 
@@ -126,8 +126,10 @@ struct BenchHistoryFileTests {
             let lines = result.stderr.split(separator: "\n")
             #expect(lines.count == 1 && lines[0].hasPrefix("thumbkit: \(path): "), "\(argv): \(result.stderr)")
             #expect(
-                result.stderr.contains("not a thumbkit benchmark history")
-                    || result.stderr.contains("file is not a database"), "\(result.stderr)")
+                result.stderr.contains(": not a thumbkit benchmark history (")
+                    || result.stderr.contains(
+                        ": cannot be read as a thumbkit benchmark history (file is not a database)"),
+                "\(result.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "\(argv)")
             #expect(try workspace.listingApartFromEmptyWAL() == listing, "\(argv)")
         }

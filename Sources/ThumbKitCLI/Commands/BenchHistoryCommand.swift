@@ -45,7 +45,9 @@ enum BenchHistoryCommand: Command {
     /// `--import-catalog`: the catalog is opened (read-only) and read before the history is
     /// opened, so a catalog that cannot be read leaves no new history file behind.
     static func importRuns(from catalog: String, into history: String, context: CommandContext) throws -> ExitCode {
-        let source = try CatalogOptions.openStore(catalog: catalog, mustExist: true, readOnly: true)
+        let source = try CatalogOptions.openStore(catalog: catalog, mustExist: true, readOnly: true) {
+            CatalogError.missingFile($0, hint: "no catalog here")
+        }
         let store = try BenchHistoryStore(path: history)
         let done = try store.importRuns(from: source)
         context.print(

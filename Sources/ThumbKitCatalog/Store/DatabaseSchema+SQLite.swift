@@ -39,7 +39,12 @@ extension DatabaseSchema {
         }
         let connection: SQLiteConnection
         if readOnly {
-            connection = try Self.openReadOnly(path: path, busyTimeoutMilliseconds: millis)
+            do {
+                connection = try Self.openReadOnly(path: path, busyTimeoutMilliseconds: millis)
+            } catch CatalogError.corrupt(_, let reason) {
+                // Its probe read the header: a picture or a text file fails here.
+                throw CatalogError.corrupt(path: path, reason: unreadable(reason))
+            }
         } else {
             connection = try SQLiteConnection(
                 path: path, busyTimeoutMilliseconds: millis, access: existed ? .readWrite : .create)

@@ -110,10 +110,16 @@ package struct DatabaseSchema: Sendable {
     /// Nil when the database behind `connection` (which existed before it was opened) is of
     /// this kind: it has every one of the kind's tables and, on SQLite, its application id.
     /// Otherwise why not, as the reason of `CatalogError.corrupt`. Its first statement reads the
-    /// file's header, so a file that is no database at all fails here (`.corrupt`).
+    /// file's header, so a file that is no database at all (a picture, a text) is found here.
     package func mismatch(_ connection: any CatalogConnection) throws(CatalogError) -> String? {
         let hint = foreignHint.map { "; \($0)" } ?? ""
-        guard try connection.dialect.tables(connection).isSuperset(of: tables) else {
+        let found: Set<String>
+        do {
+            found = try connection.dialect.tables(connection)
+        } catch .corrupt(_, let reason) {
+            return unreadable(reason)
+        }
+        guard found.isSuperset(of: tables) else {
             return "not a thumbkit \(noun) (it has none of its tables)\(hint)"
         }
         if let applicationID, case .sqlite = connection.dialect,
@@ -122,6 +128,12 @@ package struct DatabaseSchema: Sendable {
             return "not a thumbkit \(noun) (another kind of database)\(hint)"
         }
         return nil
+    }
+
+    /// The reason of `CatalogError.corrupt` for a file SQLite cannot read (`why`: SQLite's
+    /// words, such as "file is not a database" for a picture or a text file).
+    package func unreadable(_ why: String) -> String {
+        "cannot be read as a thumbkit \(noun) (\(why))" + (foreignHint.map { "; \($0)" } ?? "")
     }
 
     /// The error for a database that commands which change it cannot use.
