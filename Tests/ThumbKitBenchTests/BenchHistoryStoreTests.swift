@@ -179,7 +179,7 @@ struct BenchHistoryStoreTests {
 
     /// The run's content, without ids: what must survive the copy.
     private static func content(_ store: BenchHistoryStore) throws -> [String] {
-        let (runs, results) = try store.everything()
+        let (runs, results) = try store.runsAndResults()
         return runs.map { run in
             "\(Timestamp.string(from: run.date)) \(run.gitCommit) \(run.machine) \(run.note): "
                 + results.filter { $0.runID == run.id }.map {

@@ -77,7 +77,7 @@ public enum BenchHistory {
     ///
     /// - Throws: ``BenchError/noSuchRun(id:)``, or the store's error.
     public static func detail(runID: Int, store: BenchHistoryStore, calendar: Calendar) throws -> Detail {
-        let (runs, results) = try store.everything()
+        let (runs, results) = try store.runsAndResults()
         guard let run = runs.first(where: { $0.id == runID }) else { throw BenchError.noSuchRun(id: runID) }
         return detail(run: run, runs: runs, results: results, calendar: calendar)
     }

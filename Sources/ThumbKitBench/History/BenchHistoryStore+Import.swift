@@ -28,10 +28,11 @@ extension BenchHistoryStore {
     /// keeps its runs) copies nothing either.
     @discardableResult
     public func importRuns(from catalog: CatalogStore) throws -> BenchHistoryImport {
-        let version = try catalog.schemaVersion()
-        // Version 2 made the tables, version 3 the measurement columns (catalog migrations).
-        guard version >= 2 else { return BenchHistoryImport(copiedRuns: 0, copiedResults: 0, presentRuns: 0) }
         let (runs, results) = try catalog.read { tx in
+            // Version 2 made the tables, version 3 the measurement columns (catalog migrations);
+            // read in the same snapshot as the rows.
+            let version = try tx.db.dialect.schemaVersion(tx.db)
+            guard version >= 2 else { return ([BenchRun](), [Int: [BenchResult]]()) }
             let tables = BenchHistoryTables(db: tx.db, recordsMeasurement: version >= 3)
             return (try tables.runs(), Dictionary(grouping: try tables.results(), by: \.runID))
         }

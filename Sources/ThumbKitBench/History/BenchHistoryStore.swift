@@ -67,7 +67,7 @@ public final class BenchHistoryStore: Sendable {
     }
 
     /// Every run (newest first) and every result (oldest run first), in one snapshot.
-    public func everything() throws -> (runs: [BenchRun], results: [BenchResult]) {
+    public func runsAndResults() throws -> (runs: [BenchRun], results: [BenchResult]) {
         try read { tables in (try tables.runs(), try tables.results()) }
     }
 

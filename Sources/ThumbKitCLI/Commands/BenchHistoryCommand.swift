@@ -35,7 +35,7 @@ enum BenchHistoryCommand: Command {
     }
 
     static func run(history: String, wide: Bool = false, context: CommandContext) throws -> ExitCode {
-        let (runs, results) = try openExisting(history).everything()
+        let (runs, results) = try openExisting(history).runsAndResults()
         let width = wide ? nil : BenchTableWidth.width(of: context.stdout, environment: context.environment)
         context.stdout.write(
             render(runs: runs, results: results, history: history, environment: context.environment, width: width))
