@@ -70,6 +70,21 @@ public final class TestWorkspace {
 
     /// File names in the workspace root, sorted.
     public func listing() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: root).sorted() }
+
+    /// `listing()` without the WAL files of a database in WAL mode when they hold nothing: an
+    /// empty `-wal` and the `-shm` beside it, which a read-only SQLite connection creates to
+    /// read such a database and may not remove. A `-wal` that holds anything stays listed.
+    public func listingApartFromEmptyWAL() throws -> [String] {
+        func isEmptyWAL(_ name: String) -> Bool {
+            let size = try? FileManager.default.attributesOfItem(atPath: path(name))[.size] as? Int
+            return size == 0
+        }
+        return try listing().filter { name in
+            if name.hasSuffix("-wal") { return !isEmptyWAL(name) }
+            if name.hasSuffix("-shm") { return !isEmptyWAL(String(name.dropLast(4)) + "-wal") }
+            return true
+        }
+    }
 }
 
 /// The CatalogError a throwing call threw, or nil (an Issue is recorded for any other error).

@@ -21,6 +21,11 @@ struct BenchHistoryTests {
             images: images, timedRuns: timedRuns)
     }
 
+    /// A fresh benchmark history in `workspace`.
+    static func history(in workspace: TestWorkspace) throws -> BenchHistoryStore {
+        try BenchHistoryStore(path: workspace.path("thumbkit-bench.sqlite"))
+    }
+
     /// A calendar one hour east of UTC: 23:30 UTC on January 31 is already February 1 there.
     private static var utcPlusOne: Calendar {
         var calendar = Calendar(identifier: .gregorian)
@@ -29,7 +34,7 @@ struct BenchHistoryTests {
     }
 
     private struct Fixture {
-        let store: CatalogStore
+        let store: BenchHistoryStore
         let mid: BenchRun  // Jan 15, 10 images/s
         let lateJanuary: BenchRun  // Jan 31 22:30 UTC (23:30 local), 20 images/s
         let midnight: BenchRun  // Jan 31 23:30 UTC (Feb 1 00:30 local), 40 images/s
@@ -38,16 +43,16 @@ struct BenchHistoryTests {
 
     /// Four runs saved out of date order, plus a peer result that must not mix with ours.
     private func fixture(_ workspace: TestWorkspace) throws -> Fixture {
-        let store = try workspace.store()
-        let february = try store.addBenchRun(
+        let store = try Self.history(in: workspace)
+        let february = try store.addRun(
             date: Self.january31(hour: 24 * 10, minute: 0), gitCommit: "ddd", machine: "m",
             results: [Self.result(30), Self.result(5, tool: "pillow")])
-        let midnight = try store.addBenchRun(
+        let midnight = try store.addRun(
             date: Self.january31(hour: 23, minute: 30), gitCommit: "ccc", machine: "m", results: [Self.result(40)])
-        let mid = try store.addBenchRun(
+        let mid = try store.addRun(
             date: Self.january31(hour: -16 * 24, minute: 0), gitCommit: "aaa", machine: "m",
             results: [Self.result(10), Self.result(99, job: "fit-256/jpeg")])
-        let lateJanuary = try store.addBenchRun(
+        let lateJanuary = try store.addRun(
             date: Self.january31(hour: 22, minute: 30), gitCommit: "bbb", machine: "m", results: [Self.result(20)])
         return Fixture(store: store, mid: mid, lateJanuary: lateJanuary, midnight: midnight, february: february)
     }
@@ -55,8 +60,8 @@ struct BenchHistoryTests {
     @Test func runsAreListedNewestFirstWhateverOrderTheyWereSavedIn() throws {
         let workspace = try TestWorkspace()
         let f = try fixture(workspace)
-        #expect(try f.store.benchRuns().map(\.gitCommit) == ["ddd", "ccc", "bbb", "aaa"])
-        #expect(try f.store.benchRuns(limit: 2).map(\.id) == [f.february.id, f.midnight.id])
+        #expect(try f.store.runs().map(\.gitCommit) == ["ddd", "ccc", "bbb", "aaa"])
+        #expect(try f.store.runs(limit: 2).map(\.id) == [f.february.id, f.midnight.id])
     }
 
     @Test func aRunIsComparedWithTheRunsOfItsOwnCalendarMonthInTheUsersTimeZone() throws {
@@ -102,7 +107,7 @@ struct BenchHistoryTests {
 
     @Test func anUnknownRunIsAClearError() throws {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try Self.history(in: workspace)
         #expect(throws: BenchError.noSuchRun(id: 42)) {
             try BenchHistory.detail(runID: 42, store: store, calendar: Self.utcPlusOne)
         }
@@ -111,12 +116,12 @@ struct BenchHistoryTests {
 
     @Test func savingAReportKeepsOneFigurePerJobSetAndTool() throws {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try Self.history(in: workspace)
         let report = BenchReportTests.sample()
         let run = try BenchHistory.save(report, note: "baseline", to: store)
         #expect(run.gitCommit == report.environment.gitCommit && run.machine == report.environment.machine)
         #expect(run.note == "baseline")
-        let stored = try store.benchResults(runID: run.id)
+        let stored = try store.results(runID: run.id)
         #expect(
             stored.map { "\($0.job) \($0.tool)" } == [
                 "bug-thumb/jpeg thumbkit", "bug-thumb/jpeg vipsthumbnail", "bug-thumb/jpeg floor-djpeg",
@@ -127,21 +132,21 @@ struct BenchHistoryTests {
 
     @Test func aRunIsComparedOnlyWithRunsOfTheSameCorpusImagesAndRunCount() throws {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
+        let store = try Self.history(in: workspace)
         let day = Self.january31(hour: -24 * 5, minute: 0)
         // Three runs on the 3-image corpus, then one on a 1-image corpus (much faster per run,
         // slower per image), one with another run count, and one saved before the corpus was
         // recorded.
         for speed in [30.0, 40, 50] {
-            try store.addBenchRun(
+            try store.addRun(
                 date: day, gitCommit: "a", machine: "m", results: [Self.result(speed, corpus: "three", images: 3)])
         }
-        let small = try store.addBenchRun(
+        let small = try store.addRun(
             date: day, gitCommit: "b", machine: "m", results: [Self.result(23, corpus: "one", images: 1)])
-        let fewerRuns = try store.addBenchRun(
+        let fewerRuns = try store.addRun(
             date: day, gitCommit: "c", machine: "m",
             results: [Self.result(45, corpus: "three", images: 3, timedRuns: 1)])
-        let legacy = try store.addBenchRun(
+        let legacy = try store.addRun(
             date: day, gitCommit: "d", machine: "m", results: [Self.result(60, corpus: "", images: 0, timedRuns: 0)])
 
         let alone = try #require(
@@ -157,7 +162,7 @@ struct BenchHistoryTests {
             try BenchHistory.detail(runID: legacy.id, store: store, calendar: Self.utcPlusOne).comparisons.first)
         #expect(unknown.monthRuns == 1 && !unknown.corpusKnown && unknown.monthMin == 60)
 
-        let runs = try store.benchRuns()
+        let runs = try store.runs()
         let last3 = try #require(runs.first { $0.gitCommit == "a" })
         let like = try #require(
             try BenchHistory.detail(runID: last3.id, store: store, calendar: Self.utcPlusOne).comparisons.first)
@@ -166,15 +171,17 @@ struct BenchHistoryTests {
 
     @Test func theCorpusIdentityAndRunCountAreStoredWithEachResult() throws {
         let workspace = try TestWorkspace()
-        let store = try workspace.store()
-        let run = try store.addBenchRun(
+        let store = try Self.history(in: workspace)
+        let run = try store.addRun(
             date: Self.january31(hour: 1, minute: 0), gitCommit: "a", machine: "m",
             results: [Self.result(30, corpus: "abc123", images: 3, timedRuns: 7)])
-        let stored = try #require(try store.read { try $0.benchResults(runID: run.id) }.first)
+        let stored = try #require(try store.results(runID: run.id).first)
         #expect(stored.corpusDigest == "abc123" && stored.images == 3 && stored.timedRuns == 7)
     }
 
-    @Test func aVersionTwoHistoryIsMigratedAndItsResultsReadAsOfUnknownCorpus() throws {
+    /// A catalog at schema version 2 kept runs before results recorded their corpus: imported,
+    /// they read as of unknown corpus, comparable with no other run.
+    @Test func aVersionTwoCatalogsRunsAreImportedAndTheirResultsReadAsOfUnknownCorpus() throws {
         let workspace = try TestWorkspace()
         let path = workspace.path("thumbkit.sqlite")
         do {
@@ -188,14 +195,21 @@ struct BenchHistoryTests {
                     """)
             }
         }
-        let store = try CatalogStore(path: path)
-        #expect(try store.schemaVersion() == CatalogStore.latestSchemaVersion)
-        let old = try #require(try store.read { try $0.benchResults() }.first)
+        let store = try Self.history(in: workspace)
+        let imported = try store.importRuns(from: CatalogStore(path: path, readOnly: true))
+        #expect(imported == BenchHistoryImport(copiedRuns: 1, copiedResults: 1, presentRuns: 0))
+        // Read only: the catalog is still at version 2.
+        #expect(try CatalogStore(path: path, readOnly: true).schemaVersion() == 2)
+        let old = try #require(try store.results().first)
         #expect(old.imagesPerSecond == 9 && old.corpusDigest.isEmpty && old.images == 0 && old.timedRuns == 0)
-        let run = try store.addBenchRun(
+        let run = try store.addRun(
             date: Self.january31(hour: -24 * 20, minute: 0), gitCommit: "b", machine: "m",
             results: [Self.result(30, corpus: "new", images: 3)])
         let detail = try BenchHistory.detail(runID: run.id, store: store, calendar: Self.utcPlusOne)
         #expect(detail.comparisons.first?.monthRuns == 1 && detail.comparisons.first?.incomparableRuns == 1)
+        // Migrating the catalog later keeps its old runs where they were.
+        let migrated = try CatalogStore(path: path)
+        #expect(try migrated.schemaVersion() == CatalogStore.latestSchemaVersion)
+        #expect(try migrated.read { try BenchHistoryTables(db: $0.db).results() }.map(\.imagesPerSecond) == [9])
     }
 }

@@ -9,8 +9,8 @@ struct BenchCommandTests {
     /// What a bench command line asks for: the subcommand reached and its checked values.
     enum Action: Sendable, Hashable {
         case run(BenchRunCommand.Settings)
-        case history(catalog: String, wide: Bool)
-        case show(runID: Int, catalog: String, wide: Bool)
+        case history(history: String, wide: Bool, importCatalog: String?)
+        case show(runID: Int, history: String, wide: Bool)
         case decode(job: BenchJob, files: [String], parallel: Int)
     }
 
@@ -23,10 +23,14 @@ struct BenchCommandTests {
         }
         switch parsed.commandPath {
         case ["bench", "run"]: return .run(try BenchRunCommand.settings(parsed))
-        case ["bench", "history"]: return .history(catalog: parsed.value("catalog")!, wide: parsed.flag("wide"))
+        case ["bench", "history"]:
+            return .history(
+                history: try parsed[BenchCommand.history], wide: try parsed[BenchCommand.wide],
+                importCatalog: try parsed[BenchHistoryCommand.importCatalog])
         case ["bench", "show"]:
             return .show(
-                runID: try BenchShowCommand.runID(parsed), catalog: parsed.value("catalog")!, wide: parsed.flag("wide"))
+                runID: try BenchShowCommand.runID(parsed), history: try parsed[BenchCommand.history],
+                wide: try parsed[BenchCommand.wide])
         case ["bench", "decode"]:
             let request = try BenchDecodeCommand.request(parsed)
             return .decode(job: request.job, files: request.files, parallel: request.parallel)
@@ -39,13 +43,13 @@ struct BenchCommandTests {
     private static func settings(
         corpus: String = "bench-corpus", jobs: [BenchJob] = BenchJob.enabled, runs: Int = 5, parallel: Int? = nil,
         peers: Bool = false, limit: Bool = false, linear: Bool = false, json: String? = nil, html: String? = nil,
-        catalog: String = "thumbkit.sqlite", note: String = "", save: Bool = true, pillowScript: String? = nil
+        history: String = "./thumbkit-bench.sqlite", note: String = "", save: Bool = true, pillowScript: String? = nil
     ) -> Action {
         .run(
             BenchRunCommand.Settings(
                 corpus: corpus, jobs: jobs, runs: runs,
                 parallel: parallel ?? ProcessInfo.processInfo.activeProcessorCount, peers: peers, limit: limit,
-                linear: linear, jsonPath: json, htmlPath: html, catalogPath: catalog, note: note, saveHistory: save,
+                linear: linear, jsonPath: json, htmlPath: html, historyPath: history, note: note, saveHistory: save,
                 pillowScript: pillowScript))
     }
 
@@ -56,22 +60,29 @@ struct BenchCommandTests {
             [
                 "bench", "--corpus", "/c", "--job", "sharp-jpeg", "--job", "bug-thumb", "--job", "sharp-jpeg", "--runs",
                 "3",
-                "-j", "4", "--peers", "--limit", "--linear", "--json", "r.json", "--html", "r.html", "--catalog",
+                "-j", "4", "--peers", "--limit", "--linear", "--json", "r.json", "--html", "r.html", "--history",
                 "h.sqlite",
                 "--note", "after fix", "--no-history",
             ],
             settings(
                 corpus: "/c", jobs: [.sharpJPEG, .bugThumb], runs: 3, parallel: 4, peers: true, limit: true,
                 linear: true,
-                json: "r.json", html: "r.html", catalog: "h.sqlite", note: "after fix", save: false)
+                json: "r.json", html: "r.html", history: "h.sqlite", note: "after fix", save: false)
         ),
         (["bench", "--job", "icons", "--runs", "1"], settings(jobs: [.icons], runs: 1)),
         (["bench", "--pillow-script", "/p/pillow_thumb.py"], settings(pillowScript: "/p/pillow_thumb.py")),
         (["bench", "run", "--runs", "2", "--peers"], settings(runs: 2, peers: true)),
-        (["bench", "history"], .history(catalog: "thumbkit.sqlite", wide: false)),
-        (["bench", "history", "--catalog", "h.sqlite"], .history(catalog: "h.sqlite", wide: false)),
-        (["bench", "show", "7"], .show(runID: 7, catalog: "thumbkit.sqlite", wide: false)),
-        (["bench", "show", "--catalog", "h.sqlite", "12"], .show(runID: 12, catalog: "h.sqlite", wide: false)),
+        (["bench", "history"], .history(history: "./thumbkit-bench.sqlite", wide: false, importCatalog: nil)),
+        (
+            ["bench", "history", "--history", "h.sqlite"],
+            .history(history: "h.sqlite", wide: false, importCatalog: nil)
+        ),
+        (
+            ["bench", "history", "--import-catalog", "postgres://db/x", "--history", "h.sqlite"],
+            .history(history: "h.sqlite", wide: false, importCatalog: "postgres://db/x")
+        ),
+        (["bench", "show", "7"], .show(runID: 7, history: "./thumbkit-bench.sqlite", wide: false)),
+        (["bench", "show", "--history", "h.sqlite", "12"], .show(runID: 12, history: "h.sqlite", wide: false)),
         (
             ["bench", "decode", "--job", "fit-256", "-j", "3", "a.jpg", "b.png"],
             .decode(job: .fit256, files: ["a.jpg", "b.png"], parallel: 3)
@@ -109,6 +120,10 @@ struct BenchCommandTests {
         (["bench", "show", "1", "2"], .unexpectedArgument("2")),
         (["bench", "show", "1", "--runs", "2"], .unknownOption("--runs")),
         (["bench", "history", "--pillow-script", "p.py"], .unknownOption("--pillow-script")),
+        // The history is no longer kept in a catalog.
+        (["bench", "history", "--catalog", "c.sqlite"], .unknownOption("--catalog")),
+        (["bench", "--catalog", "c.sqlite"], .unknownOption("--catalog")),
+        (["bench", "show", "1", "--import-catalog", "c.sqlite"], .unknownOption("--import-catalog")),
         (["bench", "decode", "a.jpg"], .validationFailed("'bench decode' needs --job")),
         (["bench", "decode", "--job", "bug-thumb"], .missingArgument("file")),
         (["bench", "decode", "--job", "bug-thumb", "--peers", "a.jpg"], .unknownOption("--peers")),

@@ -26,6 +26,9 @@ struct BenchIconsJobTests {
         return (report, files.filter { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }.count)
     }
 
+    /// Also: the run is saved in the history (by default `./thumbkit-bench.sqlite`), and a
+    /// catalog in the same folder (`./thumbkit.sqlite`, where older releases saved it) is left
+    /// byte for byte as it was.
     @Test(.tags(.realProcess)) func oneRunOfTheIconsJobReportsTheFullBuildOfTheDemoCatalogAndSavesIt() throws {
         let folder = try TestBinary.temporaryDirectory("bench-icons")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -35,13 +38,20 @@ struct BenchIconsJobTests {
         // No corpus: the job prepares the demo catalog itself.
         let json = folder.appendingPathComponent("bench.json").path
         let html = folder.appendingPathComponent("bench.html").path
-        let history = folder.appendingPathComponent("history.sqlite").path
+        let history = folder.appendingPathComponent("thumbkit-bench.sqlite").path
+        let catalog = folder.appendingPathComponent("thumbkit.sqlite").path
+        try FileManager.default.copyItem(
+            atPath: folder.appendingPathComponent("reference/catalog.sqlite").path, toPath: catalog)
+        let catalogBytes = try Data(contentsOf: URL(fileURLWithPath: catalog))
         let bench = try TestBinary.run(
             [
                 "bench", "--corpus", folder.appendingPathComponent("no-corpus").path, "--job", "icons", "--runs", "1",
-                "-j", "2", "--json", json, "--html", html, "--catalog", history,
+                "-j", "2", "--json", json, "--html", html,
             ], in: folder)
         #expect(bench.status == 0, "\(bench.stdout)\(bench.stderr)")
+        #expect(bench.stdout.contains("Saved as run 1 in ./thumbkit-bench.sqlite"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: catalog)) == catalogBytes)
+        #expect(!FileManager.default.fileExists(atPath: catalog + "-wal"))
 
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -68,14 +78,14 @@ struct BenchIconsJobTests {
         #expect(page.contains("icons · demo catalog") && !page.contains("SSIM"))
 
         // Saved in the history like the other jobs.
-        let listing = try TestBinary.run(["bench", "history", "--catalog", history, "--wide"])
+        let listing = try TestBinary.run(["bench", "history", "--history", history, "--wide"])
         #expect(listing.status == 0)
         #expect(listing.stdout.split(separator: "\n").count == 2)
-        let show = try TestBinary.run(["bench", "show", "1", "--catalog", history], environment: ["LC_ALL": "C"])
+        let show = try TestBinary.run(["bench", "show", "1", "--history", history], environment: ["LC_ALL": "C"])
         #expect(show.status == 0)
         let row = try #require(show.stdout.split(separator: "\n").first { $0.hasPrefix("icons/demo") })
         #expect(row.contains("thumbkit"))
-        let saved = try CatalogStore(path: history).read { try $0.benchResults() }
+        let saved = try BenchHistoryStore(path: history).results()
         #expect(saved.map(\.job) == ["icons/demo"])
         #expect(saved.first.map { abs($0.imagesPerSecond - ours.imagesPerSecond) < 1e-9 } == true)
     }

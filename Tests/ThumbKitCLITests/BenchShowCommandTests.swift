@@ -6,7 +6,7 @@ import ThumbKitCatalog
 @testable import ThumbKitCLI
 
 struct BenchShowCommandTests {
-    /// A catalog with three runs: January 10 (10 images/s), January 20 (30), February 2 (40),
+    /// A benchmark history with three runs: January 10 (10 images/s), January 20 (30), February 2 (40),
     /// all in 2026 at noon UTC.
     private final class History {
         let folder = NSTemporaryDirectory() + "bench-show-\(UUID().uuidString)"
@@ -15,14 +15,14 @@ struct BenchShowCommandTests {
 
         init() throws {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let store = try CatalogStore(path: path)
+            let store = try BenchHistoryStore(path: path)
             let noon10January = 1_768_046_400.0
             for (day, speed) in [(0.0, 10.0), (10, 30), (23, 40)] {
                 let result = BenchResult(
                     job: "bug-thumb/jpeg", tool: "thumbkit", imagesPerSecond: speed, megapixelsPerSecond: speed * 7,
                     wallMedianSeconds: 40 / speed, peakRSSBytes: 1 << 20, corpusDigest: "three", images: 3,
                     timedRuns: 5)
-                let run = try store.addBenchRun(
+                let run = try store.addRun(
                     date: Date(timeIntervalSince1970: noon10January + day * 86_400), gitCommit: "abcdef0123456789",
                     machine: "Test CPU, 2 cores", note: speed == 30 ? "faster" : "", results: [result])
                 ids.append(run.id)
@@ -45,7 +45,7 @@ struct BenchShowCommandTests {
     @Test func showComparesTheRunWithItsMonthInTheUsersLocale() async throws {
         let history = try History()
         let (status, out, err) = await run(
-            ["bench", "show", String(history.ids[1]), "--catalog", history.path],
+            ["bench", "show", String(history.ids[1]), "--history", history.path],
             environment: ["LANG": "de_DE.UTF-8", "TZ": "UTC"])
         #expect(status == 0 && err.isEmpty)
         #expect(out.contains("Run \(history.ids[1]) · 20.01.2026, 12:00 · commit abcdef012345"))
@@ -63,7 +63,7 @@ struct BenchShowCommandTests {
     @Test func englishUsesPointsAndTheLastVariableSetWins() async throws {
         let history = try History()
         let (_, out, _) = await run(
-            ["bench", "show", String(history.ids[0]), "--catalog", history.path],
+            ["bench", "show", String(history.ids[0]), "--history", history.path],
             environment: ["LANG": "de_DE.UTF-8", "LC_ALL": "en_US.UTF-8", "TZ": "UTC"])
         #expect(out.contains("Against the runs of January 2026 on the same corpus"))
         let row = try #require(out.split(separator: "\n").first { $0.hasPrefix("bug-thumb/jpeg") })
@@ -74,16 +74,16 @@ struct BenchShowCommandTests {
         let history = try History()
         let environment = ["LANG": "en_US.UTF-8", "TZ": "UTC"]
         let better = await run(
-            ["bench", "show", String(history.ids[1]), "--catalog", history.path], environment: environment,
+            ["bench", "show", String(history.ids[1]), "--history", history.path], environment: environment,
             terminal: true)
         #expect(better.1.contains("\u{1B}[32m"))
         #expect(!better.1.contains("\u{1B}[31m"))
         let worse = await run(
-            ["bench", "show", String(history.ids[0]), "--catalog", history.path], environment: environment,
+            ["bench", "show", String(history.ids[0]), "--history", history.path], environment: environment,
             terminal: true)
         #expect(worse.1.contains("\u{1B}[31m"))
         let plain = await run(
-            ["bench", "show", String(history.ids[0]), "--catalog", history.path],
+            ["bench", "show", String(history.ids[0]), "--history", history.path],
             environment: environment.merging(["NO_COLOR": "1"]) { $1 }, terminal: true)
         #expect(!plain.1.contains("\u{1B}["))
     }
@@ -91,7 +91,7 @@ struct BenchShowCommandTests {
     @Test func historyListsRunsNewestFirst() async throws {
         let history = try History()
         let (status, out, _) = await run(
-            ["bench", "history", "--catalog", history.path], environment: ["LANG": "C", "TZ": "UTC"])
+            ["bench", "history", "--history", history.path], environment: ["LANG": "C", "TZ": "UTC"])
         #expect(status == 0)
         let lines = out.split(separator: "\n")
         #expect(lines.count == 4)
@@ -101,15 +101,19 @@ struct BenchShowCommandTests {
         #expect(lines[2].contains("faster") && lines[2].contains("abcdef012345"))
     }
 
-    @Test func anUnknownRunOrCatalogIsOneLineAndExitOne() async throws {
+    @Test func anUnknownRunOrHistoryIsOneLineAndExitOne() async throws {
         let history = try History()
-        let unknown = await run(["bench", "show", "99", "--catalog", history.path], environment: [:])
+        let unknown = await run(["bench", "show", "99", "--history", history.path], environment: [:])
         #expect(unknown.0 == 1 && unknown.1.isEmpty)
         #expect(unknown.2 == "thumbkit: run 99: no such benchmark run (see 'thumbkit bench history')\n")
         let missing = history.folder + "/none.sqlite"
-        let none = await run(["bench", "history", "--catalog", missing], environment: [:])
+        let none = await run(["bench", "history", "--history", missing], environment: [:])
         #expect(none.0 == 1)
-        #expect(none.2 == "thumbkit: \(missing): no such catalog (a 'thumbkit bench' run creates it)\n")
+        #expect(
+            none.2
+                == "thumbkit: \(missing): no benchmark history here (a 'thumbkit bench' run creates it; "
+                + "'thumbkit bench history --import-catalog CATALOG' copies the runs an older thumbkit kept in a catalog)\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
@@ -125,8 +129,8 @@ struct BenchShowCommandTests {
 
     @Test func aRunOnAnotherCorpusIsNotComparedAndTheRowSaysFromHowManyRuns() async throws {
         let history = try History()
-        let store = try CatalogStore(path: history.path)
-        let small = try store.addBenchRun(
+        let store = try BenchHistoryStore(path: history.path)
+        let small = try store.addRun(
             date: Date(timeIntervalSince1970: 1_768_046_400 + 86_400), gitCommit: "0123456789abcdef",
             machine: "Test CPU, 2 cores",
             results: [
@@ -135,7 +139,7 @@ struct BenchShowCommandTests {
                     wallMedianSeconds: 1 / 14, peakRSSBytes: 1 << 20, corpusDigest: "one", images: 1, timedRuns: 5)
             ])
         let (status, out, _) = await run(
-            ["bench", "show", String(small.id), "--catalog", history.path], environment: ["LANG": "C", "TZ": "UTC"])
+            ["bench", "show", String(small.id), "--history", history.path], environment: ["LANG": "C", "TZ": "UTC"])
         #expect(status == 0)
         let row = try #require(out.split(separator: "\n").first { $0.hasPrefix("bug-thumb/jpeg") })
         let cells = row.split(separator: " ").map(String.init)
@@ -146,7 +150,7 @@ struct BenchShowCommandTests {
             joined.contains("2 other runs of the month measured another corpus, image count or number of timed runs"))
         // The January runs on the 3-image corpus still see only each other.
         let (_, january, _) = await run(
-            ["bench", "show", String(history.ids[1]), "--catalog", history.path],
+            ["bench", "show", String(history.ids[1]), "--history", history.path],
             environment: ["LANG": "C", "TZ": "UTC"])
         let january20 = try #require(january.split(separator: "\n").first { $0.hasPrefix("bug-thumb/jpeg") })
         #expect(january20.split(separator: " ")[3] == "2")
@@ -154,31 +158,31 @@ struct BenchShowCommandTests {
 
     @Test func onANarrowTerminalShowAndHistoryFitAndWideShowsEverything() async throws {
         let history = try History()
-        let store = try CatalogStore(path: history.path)
-        try store.addBenchRun(
+        let store = try BenchHistoryStore(path: history.path)
+        try store.addRun(
             date: Date(timeIntervalSince1970: 1_768_046_400), gitCommit: "0123456789abcdef",
             machine:
                 "AMD EPYC 7B13 64-Core Processor, 2 cores, Debian GNU/Linux 12 (bookworm), Linux 6.1.0-18-cloud-amd64",
             note: "a long note about what changed in this run", results: [])
         let environment = ["LANG": "C", "TZ": "UTC", "COLUMNS": "70", "NO_COLOR": "1"]
         let show = await run(
-            ["bench", "show", String(history.ids[1]), "--catalog", history.path], environment: environment,
+            ["bench", "show", String(history.ids[1]), "--history", history.path], environment: environment,
             terminal: true)
         let showLines = show.1.split(separator: "\n")
         #expect(showLines.allSatisfy { $0.count <= 70 }, "\(show.1)")
         #expect(show.1.contains("--wide"))
         #expect(!showLines.contains { $0.contains("month avg") })
         let wide = await run(
-            ["bench", "show", String(history.ids[1]), "--catalog", history.path, "--wide"], environment: environment,
+            ["bench", "show", String(history.ids[1]), "--history", history.path, "--wide"], environment: environment,
             terminal: true)
         #expect(wide.1.contains("month avg"))
 
-        let list = await run(["bench", "history", "--catalog", history.path], environment: environment, terminal: true)
+        let list = await run(["bench", "history", "--history", history.path], environment: environment, terminal: true)
         #expect(list.0 == 0)
         #expect(list.1.split(separator: "\n").allSatisfy { $0.count <= 70 }, "\(list.1)")
         #expect(list.1.contains("…") && !list.1.contains("cloud-amd64"))
         let whole = await run(
-            ["bench", "history", "--catalog", history.path, "--wide"], environment: environment, terminal: true)
+            ["bench", "history", "--history", history.path, "--wide"], environment: environment, terminal: true)
         #expect(whole.1.contains("Linux 6.1.0-18-cloud-amd64  a long note"))
     }
 }

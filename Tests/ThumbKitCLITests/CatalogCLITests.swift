@@ -190,15 +190,19 @@ struct CatalogCLITests {
 
     @Test func aPostgresCatalogIsShownWithoutItsPassword() async throws {
         let url = "postgres://thumbkit:hunter2-secret@127.0.0.1:1/catalog?password=also-secret&connect_timeout=2"
+        let scratch = try TestWorkspace()
         for argv in [
-            ["catalog", "list"], ["catalog", "import", "x.json"], ["build"], ["bench", "history"],
-            ["catalog", "export"],
+            ["catalog", "list", "--catalog"], ["catalog", "import", "x.json", "--catalog"], ["build", "--catalog"],
+            ["bench", "history", "--history", scratch.path("h.sqlite"), "--import-catalog"],
+            ["catalog", "export", "--catalog"],
         ] {
-            let run = await Run(argv + ["--catalog", url])
+            let run = await Run(argv + [url])
             #expect(run.status == 1, "\(argv): \(run.stderr)")
             #expect(run.stderr.contains("postgres://thumbkit:***@127.0.0.1:1/catalog?password=***"), "\(run.stderr)")
             #expect(!run.stderr.contains("secret") && !run.stdout.contains("secret"), "\(run.stderr)")
         }
+        // The import opens the catalog first: a catalog it cannot read leaves no history behind.
+        #expect(try scratch.listing().isEmpty)
         let help = await Run(["build", "--help"])
         #expect(help.stdout.contains("postgres://"))
     }

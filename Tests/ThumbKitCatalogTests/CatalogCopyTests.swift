@@ -42,7 +42,12 @@ struct CatalogCopyTests {
             _ = try tx.catalogID()
             try tx.recordIngest(path: "in/x.png", sha256: "ab", record: .bug(9), status: .imported)
         }
-        _ = try source.addBenchRun(date: Date(), gitCommit: "abc", machine: "m", results: [])
+        // A catalog of an older release keeps its benchmark runs: a copy keeps them too.
+        try source.write { tx in
+            try tx.connection.run(
+                "INSERT INTO bench_runs (date, git_commit, machine) VALUES (?, ?, ?)",
+                [.text(Timestamp.string(from: Date())), .text("abc"), .text("m")])
+        }
         let target = try workspace.store("b.sqlite", backend: backend)
         let counts = try CatalogCopy.copy(from: source, to: target)
         #expect(counts["bugs"] == 1 && counts["bench_runs"] == 1 && counts["ingested_files"] == 1)

@@ -10,8 +10,8 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     case tool(name: String, reason: String)
     /// No stored run has this id.
     case noSuchRun(id: Int)
-    /// The catalog that should hold the history does not exist.
-    case missingCatalog(path: String)
+    /// The benchmark history to read does not exist.
+    case missingHistory(path: String)
     /// A report or chart file could not be written.
     case write(path: String, reason: String)
     /// The demo catalog the `icons` job builds could not be prepared, or a run's copy made.
@@ -20,7 +20,7 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What the error is about: a path, a tool or `run N`.
     public var subject: String {
         switch self {
-        case .corpus(let path, _), .write(let path, _), .missingCatalog(let path), .demoCatalog(let path, _):
+        case .corpus(let path, _), .write(let path, _), .missingHistory(let path), .demoCatalog(let path, _):
             return path
         case .tool(let name, _): return name
         case .noSuchRun(let id): return "run \(id)"
@@ -33,7 +33,9 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .corpus(_, let reason), .tool(_, let reason), .write(_, let reason), .demoCatalog(_, let reason):
             return reason
         case .noSuchRun: return "no such benchmark run (see 'thumbkit bench history')"
-        case .missingCatalog: return "no such catalog (a 'thumbkit bench' run creates it)"
+        case .missingHistory:
+            return "no benchmark history here (a 'thumbkit bench' run creates it; "
+                + "'thumbkit bench history --import-catalog CATALOG' copies the runs an older thumbkit kept in a catalog)"
         }
     }
 

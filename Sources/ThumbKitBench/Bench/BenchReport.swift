@@ -365,7 +365,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
         }
     }
 
-    /// The figures the catalog's history keeps: one ``BenchResult`` per job, set and tool
+    /// The figures the benchmark history keeps: one ``BenchResult`` per job, set and tool
     /// (job `bug-thumb/jpeg`), each with what makes runs comparable: the corpus digest, the
     /// image count and the number of timed runs.
     public var historyResults: [BenchResult] {

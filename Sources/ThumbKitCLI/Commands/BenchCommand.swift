@@ -3,7 +3,8 @@ import ThumbKitBench
 import ThumbKitCatalog
 
 /// `thumbkit bench`: times ThumbKit (and, with `--peers`, the tools people use today) on a
-/// corpus, scores the outputs' quality, and keeps a history in the catalog.
+/// corpus, scores the outputs' quality, and keeps a history in a file of its own (`--history`,
+/// a ``BenchHistoryStore``; never in a catalog).
 ///
 /// A group whose default subcommand is `run`, so `thumbkit bench [options]` runs the benchmark:
 /// - `thumbkit bench [run] [options]` (``BenchRunCommand``);
@@ -15,19 +16,20 @@ enum BenchCommand: CommandGroup {
     static let spec = CommandSpec(
         name: "bench", abstract: "Benchmark thumbnail speed and quality against peer tools, with a history.",
         discussion: """
-            'thumbkit bench' alone is 'thumbkit bench run'. Each run is saved in the catalog \
-            (--catalog), where 'history' lists the runs and 'show' compares one with the runs of \
-            its month.
+            'thumbkit bench' alone is 'thumbkit bench run'. Each run is saved in the benchmark \
+            history (--history, an SQLite file of its own, never a catalog), where 'history' lists \
+            the runs and 'show' compares one with the runs of its month. 'history --import-catalog' \
+            copies the runs an older thumbkit kept in a catalog.
             """,
         defaultSubcommand: "run")
     static let subcommands: [any Command.Type] = [
         BenchRunCommand.self, BenchHistoryCommand.self, BenchShowCommand.self, BenchDecodeCommand.self,
     ]
 
-    /// `--catalog`: where the history is kept (run, history and show).
-    static let catalog: OptionKey<String> = .text(
-        "catalog", valueName: "path|url", default: "thumbkit.sqlite",
-        help: "The catalog that keeps the history: " + CatalogOptions.catalogHelp + ".")
+    /// `--history PATH`: where the history is kept (run, history and show).
+    static let history: OptionKey<String> = .text(
+        "history", valueName: "path", default: BenchHistoryStore.defaultPath,
+        help: "The benchmark history: an SQLite file of its own (a catalog or any other file is refused).")
     /// `--wide`: tables at full width (run, history and show).
     static let wide: OptionKey<Bool> = .flag(
         "wide", help: "Print tables at full width instead of fitting them to the terminal.")

@@ -5,7 +5,7 @@ import ThumbKitCatalog
 import ThumbKitQuality
 
 /// `thumbkit bench [run] [options]`: runs the benchmark, prints the table, writes `--json` and
-/// `--html`, and saves the run in the catalog.
+/// `--html`, and saves the run in the benchmark history (`--history`).
 enum BenchRunCommand: Command {
     static let spec = CommandSpec(
         name: "run", abstract: "Run the benchmark.",
@@ -22,12 +22,12 @@ enum BenchRunCommand: Command {
             'thumbkit build' of the demo catalog (prepared once, untimed, in a private database \
             copied fresh for every run; no corpus needed); its images are the image files written \
             and its MP the source pictures decoded, and it is not scored. Each run is saved in the \
-            catalog.
+            benchmark history (--history).
 
             Jobs: \(BenchJob.all.map { "\($0.name): \($0.summary)\($0.isEnabled ? "" : " (not available yet)")" }.joined(separator: "; ")).
             """,
         options: [
-            corpus, job, runs, BenchCommand.jobs, peers, limit, linear, json, html, BenchCommand.catalog, note,
+            corpus, job, runs, BenchCommand.jobs, peers, limit, linear, json, html, BenchCommand.history, note,
             noHistory, BenchCommand.wide, pillowScript,
         ])
 
@@ -60,7 +60,7 @@ enum BenchRunCommand: Command {
     static let html: OptionKey<String?> = .text(
         "html", valueName: "file", help: "Write an HTML page with bar charts to this file.")
     static let note: OptionKey<String?> = .text("note", valueName: "text", help: "A note saved with the run.")
-    static let noHistory: OptionKey<Bool> = .flag("no-history", help: "Do not save the run in the catalog.")
+    static let noHistory: OptionKey<Bool> = .flag("no-history", help: "Do not save the run in the history.")
     static let pillowScript: OptionKey<String?> = .text(
         "pillow-script", valueName: "file",
         defaultHelp:
@@ -82,7 +82,8 @@ enum BenchRunCommand: Command {
         var linear: Bool
         var jsonPath: String?
         var htmlPath: String?
-        var catalogPath: String
+        /// `--history`: the benchmark history's file.
+        var historyPath: String
         var note: String
         var saveHistory: Bool
         /// `--wide`: print the table at full width instead of fitting it to the terminal.
@@ -98,7 +99,7 @@ enum BenchRunCommand: Command {
             corpus: try arguments[corpus], jobs: jobs.isEmpty ? BenchJob.enabled : jobs, runs: try arguments[runs],
             parallel: try arguments[BenchCommand.jobs], peers: try arguments[peers], limit: try arguments[limit],
             linear: try arguments[linear], jsonPath: try arguments[json], htmlPath: try arguments[html],
-            catalogPath: try arguments[BenchCommand.catalog], note: try arguments[note] ?? "",
+            historyPath: try arguments[BenchCommand.history], note: try arguments[note] ?? "",
             saveHistory: !(try arguments[noHistory]), wide: try arguments[BenchCommand.wide],
             pillowScript: try arguments[pillowScript])
     }
@@ -117,6 +118,9 @@ enum BenchRunCommand: Command {
         let corpus =
             settings.jobs.allSatisfy(\.isCatalogBuild)
             ? BenchCorpus(root: settings.corpus, sets: [:]) : try BenchCorpus.load(root: settings.corpus)
+        // Open (or create) the history before the benchmark runs, so that a --history that
+        // names no history file (a catalog, a picture) is refused before, not after, the work.
+        let history = settings.saveHistory ? try BenchHistoryStore(path: settings.historyPath) : nil
         let executable = BenchPrograms.currentExecutable()
         let programs = BenchPrograms(
             thumbkit: executable,
@@ -160,12 +164,11 @@ enum BenchRunCommand: Command {
         if let path = settings.htmlPath {
             failed = !write(Array(BenchHTMLRenderer.render(report).utf8), to: path, context: context) || failed
         }
-        if settings.saveHistory {
+        if let history {
             do {
-                let store = try CatalogOptions.openStore(catalog: settings.catalogPath, mustExist: false)
-                let run = try BenchHistory.save(report, note: settings.note, to: store)
+                let run = try BenchHistory.save(report, note: settings.note, to: history)
                 context.print(
-                    "Saved as run \(run.id) in \(store.path) (see 'thumbkit bench show \(run.id)').")
+                    "Saved as run \(run.id) in \(history.path) (see 'thumbkit bench show \(run.id)').")
             } catch {
                 context.report(error)
                 failed = true

@@ -14,13 +14,12 @@ enum BenchShowCommand: Command {
     static let spec = CommandSpec(
         name: "show", abstract: "One run against the runs of its month.",
         positionals: [.required("run", help: "A run id from 'thumbkit bench history'.")],
-        options: [BenchCommand.catalog, BenchCommand.wide])
+        options: [BenchCommand.history, BenchCommand.wide])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         try run(
-            runID: try runID(arguments), catalog: try arguments[BenchCommand.catalog],
-            wide: try arguments[BenchCommand.wide],
-            context: context)
+            runID: try runID(arguments), history: try arguments[BenchCommand.history],
+            wide: try arguments[BenchCommand.wide], context: context)
     }
 
     /// The `<run>` argument, checked.
@@ -32,8 +31,8 @@ enum BenchShowCommand: Command {
         return id
     }
 
-    static func run(runID: Int, catalog: String, wide: Bool, context: CommandContext) throws -> ExitCode {
-        let store = try BenchHistoryCommand.openExisting(catalog)
+    static func run(runID: Int, history: String, wide: Bool, context: CommandContext) throws -> ExitCode {
+        let store = try BenchHistoryCommand.openExisting(history)
         let calendar = calendar(environment: context.environment)
         let detail = try BenchHistory.detail(runID: runID, store: store, calendar: calendar)
         let width = wide ? nil : BenchTableWidth.width(of: context.stdout, environment: context.environment)

@@ -4,8 +4,9 @@
 /// everything above it only see this, so they never know which backend they run on; the SQL
 /// that differs between the two lives in `CatalogDialect` and the per-backend schema files.
 ///
-/// Not Sendable: one owner uses a connection at a time (`CatalogStore` holds a lock around it).
-protocol CatalogConnection: AnyObject {
+/// Not Sendable: one owner uses a connection at a time (`GuardedConnection` holds a lock around
+/// it). `package`: ThumbKitBench's history store works through the same interface.
+package protocol CatalogConnection: AnyObject {
     /// Where the connection goes, for messages: the file path, or the redacted URL.
     var location: String { get }
     /// Which SQL this connection speaks.
@@ -49,13 +50,15 @@ protocol CatalogConnection: AnyObject {
 
 extension CatalogConnection {
     @discardableResult
-    func run(_ sql: String) throws(CatalogError) -> Int { try run(sql, []) }
+    package func run(_ sql: String) throws(CatalogError) -> Int { try run(sql, []) }
 
-    func query<T>(_ sql: String, _ map: (CatalogRow) throws(CatalogError) -> T) throws(CatalogError) -> [T] {
+    package func query<T>(_ sql: String, _ map: (CatalogRow) throws(CatalogError) -> T) throws(CatalogError) -> [T] {
         try query(sql, [], map)
     }
 
-    func queryFirst<T>(_ sql: String, _ map: (CatalogRow) throws(CatalogError) -> T) throws(CatalogError) -> T? {
+    package func queryFirst<T>(
+        _ sql: String, _ map: (CatalogRow) throws(CatalogError) -> T
+    ) throws(CatalogError) -> T? {
         try queryFirst(sql, [], map)
     }
 
@@ -63,7 +66,7 @@ extension CatalogConnection {
     /// nil the database picks the next one; with an id (an import restoring an export) that id
     /// is used, and the dialect's follow-up keeps later picks above it (PostgreSQL's identity).
     /// Table and column names are the caller's constants; every value is a parameter.
-    func insert(into table: String, id: Int?, _ columns: [(String, CatalogValue)]) throws(CatalogError) -> Int {
+    package func insert(into table: String, id: Int?, _ columns: [(String, CatalogValue)]) throws(CatalogError) -> Int {
         let names = (id == nil ? [] : ["id"]) + columns.map(\.0)
         let values = (id.map { [CatalogValue.integer($0)] } ?? []) + columns.map(\.1)
         let sql =
@@ -77,7 +80,7 @@ extension CatalogConnection {
     /// Runs `body` in a transaction: `begin(write:)` at the outermost level, a savepoint when
     /// nested. Commits (or releases the savepoint) when `body` returns, rolls back (to the
     /// savepoint) when it throws, and rethrows. The one implementation for both backends.
-    func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
+    package func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
         let savepoint = "tk_\(depth)"
         if depth == 0 {
             try begin(write: write)

@@ -1,7 +1,8 @@
 /// Copies a whole catalog into an empty one, between backends or on one: every record with its
 /// id and times, every output row, the settings (the catalog's id too, so the copy owns the
 /// output folders the original claimed: a build of the copy with the same `--out` makes
-/// nothing), the benchmark history and the watch folder's memory.
+/// nothing), the benchmark runs older releases kept in the catalog (so a copy loses none of
+/// them; `thumbkit bench` no longer writes there) and the watch folder's memory.
 package enum CatalogCopy {
     /// The copied tables, parents first, with their columns (`CatalogCopyTests` checks these
     /// against both schemas, so a new column cannot be forgotten here).

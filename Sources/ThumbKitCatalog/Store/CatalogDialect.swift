@@ -9,17 +9,9 @@
 /// functions for the triggers, and `TEXT COLLATE "C"` for every text column: comparisons,
 /// uniqueness and `ORDER BY` then go by bytes, as SQLite's binary collation does, so exports
 /// and builds come out byte-identical whatever the server's locale.
-enum CatalogDialect: Sendable {
+package enum CatalogDialect: Sendable {
     case sqlite
     case postgres
-
-    /// The migrations of this backend, in order; both lists have the same length.
-    var migrations: [String] {
-        switch self {
-        case .sqlite: CatalogSchema.migrations
-        case .postgres: CatalogSchema.postgresMigrations
-        }
-    }
 
     /// The statement(s) that open the outermost transaction. SQLite's `BEGIN IMMEDIATE` takes
     /// the write lock at once (a busy writer is met at the start, after the busy timeout). On
@@ -50,7 +42,7 @@ enum CatalogDialect: Sendable {
     }
 
     /// The schema version of the database (0 for a fresh one).
-    func schemaVersion(_ db: any CatalogConnection) throws(CatalogError) -> Int {
+    package func schemaVersion(_ db: any CatalogConnection) throws(CatalogError) -> Int {
         switch self {
         case .sqlite:
             return try db.queryFirst("PRAGMA user_version") { $0.int(0) } ?? 0
@@ -79,7 +71,7 @@ enum CatalogDialect: Sendable {
 
     /// The names of the tables in the catalog's schema (SQLite: the file; PostgreSQL: the
     /// current schema, the first of `search_path` that exists).
-    func tables(_ db: any CatalogConnection) throws(CatalogError) -> Set<String> {
+    package func tables(_ db: any CatalogConnection) throws(CatalogError) -> Set<String> {
         switch self {
         case .sqlite:
             return Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.string(0) })

@@ -3,25 +3,25 @@
 ///
 /// An enum rather than a protocol: the closures that read rows take one concrete type, and a
 /// switch over two cases costs SQLite nothing worth measuring (no boxing, no extra call).
-enum CatalogRow {
+package enum CatalogRow {
     case sqlite(SQLiteRow)
     case postgres(PostgresRow)
 
-    func isNull(_ column: Int32) -> Bool {
+    package func isNull(_ column: Int32) -> Bool {
         switch self {
         case .sqlite(let row): row.isNull(column)
         case .postgres(let row): row.isNull(column)
         }
     }
 
-    func int(_ column: Int32) -> Int {
+    package func int(_ column: Int32) -> Int {
         switch self {
         case .sqlite(let row): row.int(column)
         case .postgres(let row): row.int(column)
         }
     }
 
-    func double(_ column: Int32) -> Double {
+    package func double(_ column: Int32) -> Double {
         switch self {
         case .sqlite(let row): row.double(column)
         case .postgres(let row): row.double(column)
@@ -29,20 +29,20 @@ enum CatalogRow {
     }
 
     /// The column as text, with its exact bytes ("" for NULL).
-    func string(_ column: Int32) -> String {
+    package func string(_ column: Int32) -> String {
         switch self {
         case .sqlite(let row): row.string(column)
         case .postgres(let row): row.string(column)
         }
     }
 
-    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+    package func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
 
-    func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+    package func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
 
     /// The column as a value of its own type (for copying rows as they are): integers,
     /// reals, text, or NULL.
-    func value(_ column: Int32) -> CatalogValue {
+    package func value(_ column: Int32) -> CatalogValue {
         switch self {
         case .sqlite(let row): row.value(column)
         case .postgres(let row): row.value(column)

@@ -1,8 +1,12 @@
-/// The catalog's schema as a list of forward migrations. Migration *n* (1-based) turns a
-/// database at `PRAGMA user_version` n−1 into one at n. They run in order, all pending ones in a
-/// single transaction, so a failure leaves the database at its old version.
+/// The catalog's schema as a list of forward migrations (`definition` runs them). Migration *n*
+/// (1-based) turns a database at `PRAGMA user_version` n−1 into one at n. They run in order, all
+/// pending ones in a single transaction, so a failure leaves the database at its old version.
 ///
-/// Never edit a shipped migration: append a new one.
+/// Never edit a shipped migration: append a new one. Migrations 2 and 3 made the tables
+/// `bench_runs` and `bench_results`, where `thumbkit bench` used to keep its history: the
+/// history now has a store of its own (ThumbKitBench), and those tables stay, never written
+/// again, so that no catalog loses the runs it holds (`thumbkit bench history
+/// --import-catalog` copies them out; nothing drops them).
 enum CatalogSchema {
     /// The SQL of each migration, in order.
     static let migrations: [String] = [
@@ -73,7 +77,8 @@ enum CatalogSchema {
         );
         """
 
-    /// Version 2: benchmark history and the watch folder's memory of files it has seen.
+    /// Version 2: benchmark history (no longer written; see the type's comment) and the watch
+    /// folder's memory of files it has seen.
     static let migration2 = """
         CREATE TABLE bench_runs (
             id         INTEGER PRIMARY KEY,
@@ -108,66 +113,26 @@ enum CatalogSchema {
         );
         """
 
-    /// Brings `connection` up to `target` (default: the latest version), with its dialect's
-    /// migrations, all pending ones in one write transaction. Writers exclude each other (SQLite's
-    /// write lock; PostgreSQL's advisory lock, see `CatalogDialect.begin`) and the version is read
-    /// again under that lock, so two processes opening a fresh catalog at once migrate it once.
-    ///
-    /// - Throws: `CatalogError.schema` when the database is newer than this build, or when a
-    ///   migration fails (the database is then left at its old version).
+    /// The catalog as a kind of database: its migrations on both backends, its tables, and
+    /// the words its messages use.
+    static let definition = DatabaseSchema(
+        noun: "catalog", sqliteMigrations: migrations, postgresMigrations: postgresMigrations, tables: catalogTables,
+        readOnlyHint: "list, show, export and site only read it")
+
+    /// Brings `connection` up to `target` (default: the latest version); see
+    /// `DatabaseSchema.migrate(_:to:)`.
     static func migrate(_ connection: any CatalogConnection, to target: Int = latestVersion) throws {
-        precondition((0...latestVersion).contains(target), "No such schema version.")
-        let dialect = connection.dialect
-        let steps = dialect.migrations
-        guard steps.count == latestVersion else {
-            throw CatalogError.schema(
-                path: connection.location,
-                reason: "this build has \(steps.count) \(dialect) migrations for schema version \(latestVersion)")
-        }
-        let current = try dialect.schemaVersion(connection)
-        try check(current, path: connection.location)
-        guard current < target else { return }
-        try connection.transaction(write: true) {
-            try dialect.prepareVersioning(connection)
-            // Re-read inside the write lock: another process may have migrated meanwhile.
-            let start = try dialect.schemaVersion(connection)
-            try check(start, path: connection.location)
-            guard start < target else { return }
-            for version in (start + 1)...target {
-                do {
-                    try connection.execute(steps[version - 1])
-                } catch let error as CatalogError {
-                    if case .locked = error { throw error }
-                    throw CatalogError.schema(
-                        path: connection.location, reason: "migration to version \(version) failed: \(error.reason)")
-                }
-            }
-            try dialect.setSchemaVersion(target, connection)
-        }
+        try definition.migrate(connection, to: target)
     }
 
-    /// Throws `CatalogError.schema` for a version this build cannot open: newer than
-    /// `latestVersion`, or negative (no thumbkit ever writes one; the file was tampered with).
+    /// Throws `CatalogError.schema` for a version this build cannot open (see
+    /// `DatabaseSchema.check(_:path:)`).
     static func check(_ version: Int, path: String) throws(CatalogError) {
-        if version < 0 {
-            throw CatalogError.schema(
-                path: path, reason: "schema version \(version) is not a version thumbkit writes (the file was changed)")
-        }
-        if version > latestVersion {
-            throw CatalogError.schema(
-                path: path,
-                reason: "schema version \(version) is newer than this thumbkit understands (\(latestVersion))")
-        }
+        try definition.check(version, path: path)
     }
 
     /// The tables every catalog has.
     static let catalogTables: Set<String> = ["bugs", "foods", "outputs", "settings"]
-
-    /// Whether the database has ThumbKit's tables (checked before migrating a file that existed:
-    /// an empty SQLite database or another program's database is not a catalog).
-    static func hasCatalogTables(_ connection: any CatalogConnection) throws(CatalogError) -> Bool {
-        try connection.dialect.tables(connection).isSuperset(of: catalogTables)
-    }
 
     /// The schema version (`PRAGMA user_version`, or PostgreSQL's `schema_version` table).
     static func userVersion(_ connection: any CatalogConnection) throws(CatalogError) -> Int {

@@ -40,22 +40,4 @@ extension CatalogStore {
         let image = try path.map { path throws(CatalogError) in try ImageRef.load(path: path) }
         return try write { try $0.setImage(foodID: foodID, image: image) }
     }
-
-    /// Stores a benchmark run with its results.
-    @discardableResult
-    public func addBenchRun(
-        date: Date, gitCommit: String, machine: String, note: String = "", results: [BenchResult]
-    ) throws -> BenchRun {
-        try write {
-            try $0.addBenchRun(date: date, gitCommit: gitCommit, machine: machine, note: note, results: results)
-        }
-    }
-
-    /// Benchmark runs, newest first.
-    public func benchRuns(limit: Int? = nil) throws -> [BenchRun] { try read { try $0.benchRuns(limit: limit) } }
-
-    /// Benchmark results, filtered by run, job and tool when given; oldest run first.
-    public func benchResults(runID: Int? = nil, job: String? = nil, tool: String? = nil) throws -> [BenchResult] {
-        try read { try $0.benchResults(runID: runID, job: job, tool: tool) }
-    }
 }

@@ -12,10 +12,9 @@ import Foundation
 /// would force `await` through the whole CLI and park a cooperative-pool thread on I/O.
 ///
 /// Within one process, every use of the one connection happens inside `read` or `write`, which
-/// hold `lock` for the whole transaction, so the connection is only ever touched by one thread at
-/// a time (SQLite's own per-connection mutex is switched off for that reason). The lock is
-/// recursive so that store methods may be called from inside a `write` block on the same thread;
-/// the inner call becomes a savepoint of the outer transaction.
+/// hold a lock for the whole transaction (`GuardedConnection`), so the connection is only ever
+/// touched by one thread at a time. Store methods may be called from inside a `write` block on
+/// the same thread; the inner call becomes a savepoint of the outer transaction.
 ///
 /// Between processes (a watch folder next to a build), SQLite's file locks apply: WAL lets readers
 /// go on while one writer writes, and a second writer waits up to `busyTimeout` before the
@@ -30,12 +29,8 @@ public final class CatalogStore: Sendable {
     /// Where the catalog is.
     package let location: CatalogLocation
 
-    /// Guards `connection`. `NSRecursiveLock` is Sendable.
-    private let lock = NSRecursiveLock()
-
-    /// Only read or used while `lock` is held (see the type's comment), which is what makes
-    /// sharing this non-Sendable reference across threads safe.
-    nonisolated(unsafe) private let connection: any CatalogConnection
+    /// The connection, used one transaction at a time.
+    private let connection: GuardedConnection
 
     /// Whether this store was opened read-only (every `write` then fails).
     public let isReadOnly: Bool
@@ -88,17 +83,18 @@ public final class CatalogStore: Sendable {
         location: CatalogLocation, busyTimeout: Duration, schemaVersion: Int, readOnly: Bool = false,
         mustExist: Bool = false
     ) throws {
-        let (seconds, attoseconds) = busyTimeout.components
-        let millis = Int32(max(0, min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
+        let millis = busyTimeout.timeoutMilliseconds
         switch location {
         case .sqlite(let path):
-            connection = try Self.openSQLite(
-                path: path, busyTimeoutMilliseconds: millis, schemaVersion: schemaVersion, readOnly: readOnly,
-                mustExist: mustExist)
+            connection = GuardedConnection(
+                try CatalogSchema.definition.openSQLite(
+                    path: path, busyTimeoutMilliseconds: millis, version: schemaVersion, readOnly: readOnly,
+                    mustExist: mustExist))
         case .postgres(let url):
-            connection = try Self.openPostgres(
-                url: url, lockTimeoutMilliseconds: Int(millis), schemaVersion: schemaVersion, readOnly: readOnly,
-                mustExist: mustExist)
+            connection = GuardedConnection(
+                try Self.openPostgres(
+                    url: url, lockTimeoutMilliseconds: Int(millis), schemaVersion: schemaVersion, readOnly: readOnly,
+                    mustExist: mustExist))
         }
         self.location = location
         self.path = location.redacted
@@ -124,11 +120,11 @@ public final class CatalogStore: Sendable {
     }
 
     private func withConnection<T>(write: Bool, _ body: (CatalogTransaction) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        let transaction = CatalogTransaction(connection: connection)
-        defer { transaction.end() }
-        return try connection.transaction(write: write) { try body(transaction) }
+        try connection.transaction(write: write) { connection in
+            let transaction = CatalogTransaction(connection: connection)
+            defer { transaction.end() }
+            return try body(transaction)
+        }
     }
 
     /// The journal mode SQLite reports (`wal`); on PostgreSQL, `postgresql`.

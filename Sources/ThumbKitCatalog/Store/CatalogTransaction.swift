@@ -4,7 +4,7 @@ import Foundation
 /// catalog offers is a method here (in the `CatalogTransaction+…` files), so several of them can
 /// share one transaction. It is not Sendable and is only valid inside its block.
 public final class CatalogTransaction {
-    let connection: any CatalogConnection
+    package let connection: any CatalogConnection
     private var isOpen = true
 
     init(connection: any CatalogConnection) {
@@ -14,7 +14,7 @@ public final class CatalogTransaction {
     func end() { isOpen = false }
 
     /// The connection, checked to be inside its block.
-    var db: any CatalogConnection {
+    package var db: any CatalogConnection {
         precondition(isOpen, "A CatalogTransaction was used after its read/write block ended.")
         return connection
     }
@@ -33,10 +33,7 @@ public final class CatalogTransaction {
 
     /// Reads a stored timestamp, reporting a malformed one as corruption.
     func date(_ text: String, _ ref: String) throws(CatalogError) -> Date {
-        guard let date = Timestamp.date(from: text) else {
-            throw CatalogError.corrupt(path: connection.location, reason: "\(ref) has a malformed time '\(text)'")
-        }
-        return date
+        try Timestamp.date(stored: text, of: ref, in: connection.location)
     }
 }
 

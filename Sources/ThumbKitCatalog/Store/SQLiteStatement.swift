@@ -60,7 +60,7 @@ final class SQLiteStatement {
 }
 
 /// Typed access to the current row of a statement.
-struct SQLiteRow {
+package struct SQLiteRow {
     let handle: OpaquePointer
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }

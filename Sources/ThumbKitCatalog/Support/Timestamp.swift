@@ -15,6 +15,15 @@ package enum Timestamp {
             Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), ms)
     }
 
+    /// Reads a stored timestamp of `ref` (`bench run 3`) in the database at `location`,
+    /// reporting a malformed one as corruption.
+    package static func date(stored text: String, of ref: String, in location: String) throws(CatalogError) -> Date {
+        guard let date = date(from: text) else {
+            throw CatalogError.corrupt(path: location, reason: "\(ref) has a malformed time '\(text)'")
+        }
+        return date
+    }
+
     /// Parses what `string(from:)` writes (the fraction is optional); nil for anything else.
     package static func date(from text: String) -> Date? {
         let bytes = Array(text.utf8)

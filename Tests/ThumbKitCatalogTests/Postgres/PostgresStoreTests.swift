@@ -59,7 +59,7 @@ struct PostgresStoreTests {
         // The same triggers by name, and the NOTIFY that only PostgreSQL has.
         #expect(Set(triggers) == sqliteTriggers.union(["build_queue_notify"]))
         #expect(triggers.contains("settings_queue_update") && triggers.contains("foods_queue_delete"))
-        #expect(CatalogDialect.postgres.migrations.count == CatalogDialect.sqlite.migrations.count)
+        #expect(CatalogSchema.postgresMigrations.count == CatalogSchema.migrations.count)
     }
 
     @Test func aDatabaseFromANewerThumbkitIsRefused() throws {

@@ -17,7 +17,7 @@ final class PostgresResult {
 
 /// Typed access to one row of a result, with `SQLiteRow`'s accessors and the same answers:
 /// NULL reads as 0, 0.0 or "", booleans as 1 and 0. Values arrive as text (libpq's text format).
-struct PostgresRow {
+package struct PostgresRow {
     let result: PostgresResult
     let row: Int32
 

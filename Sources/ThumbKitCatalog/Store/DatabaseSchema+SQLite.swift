@@ -4,13 +4,18 @@ import Foundation
     import Glibc
 #endif
 
-extension CatalogStore {
-    /// Opens (or, unless `mustExist` or `readOnly`, creates) the SQLite catalog at `path`:
-    /// checks that a file that is there is a catalog, switches to WAL mode with foreign keys
-    /// on, and migrates it to `schemaVersion` (read-only: only checks the version).
-    static func openSQLite(
-        path: String, busyTimeoutMilliseconds millis: Int32, schemaVersion: Int, readOnly: Bool, mustExist: Bool
-    ) throws -> SQLiteConnection {
+extension DatabaseSchema {
+    /// Opens (or, unless `mustExist` or `readOnly`, creates) the SQLite database of this kind at
+    /// `path`: checks that a file that is there is one of this kind (an empty file, an empty
+    /// database, another program's file or a ThumbKit database of another kind is refused and
+    /// left as it was), switches to WAL mode with foreign keys on, and migrates it to `version`
+    /// (default: the latest; read-only: only checks the version).
+    ///
+    /// Nothing is written to a file that is there before it has been recognised: the only
+    /// statements before the check read it.
+    package func openSQLite(
+        path: String, busyTimeoutMilliseconds millis: Int32, version: Int? = nil, readOnly: Bool, mustExist: Bool
+    ) throws -> any CatalogConnection {
         var isFolder: ObjCBool = false
         let folder = (path as NSString).deletingLastPathComponent
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -27,14 +32,19 @@ extension CatalogStore {
         if existed, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
             throw CatalogError.corrupt(
                 path: path,
-                reason: "empty file (0 bytes), not a thumbkit catalog; restore it from a backup or remove it")
+                reason: "empty file (0 bytes), not a thumbkit \(noun); restore it from a backup or remove it")
         }
         if readOnly || mustExist, !existed {
-            throw CatalogError.notFound(path: path, reason: "no catalog here")
+            throw CatalogError.notFound(path: path, reason: "no \(noun) here")
         }
         let connection: SQLiteConnection
         if readOnly {
-            connection = try openReadOnly(path: path, busyTimeoutMilliseconds: millis)
+            do {
+                connection = try Self.openReadOnly(path: path, busyTimeoutMilliseconds: millis)
+            } catch CatalogError.corrupt(_, let reason) {
+                // Its probe read the header: a picture or a text file fails here.
+                throw CatalogError.corrupt(path: path, reason: unreadable(reason))
+            }
         } else {
             connection = try SQLiteConnection(
                 path: path, busyTimeoutMilliseconds: millis, access: existed ? .readWrite : .create)
@@ -42,11 +52,11 @@ extension CatalogStore {
         }
         // The first statement reads the header: a file that is not a database fails here.
         do {
-            if existed, try !CatalogSchema.hasCatalogTables(connection) {
-                throw CatalogError.corrupt(path: path, reason: "not a thumbkit catalog (it has none of its tables)")
+            if existed, let reason = try mismatch(connection) {
+                throw CatalogError.corrupt(path: path, reason: reason)
             }
             if readOnly {
-                try CatalogSchema.check(try CatalogSchema.userVersion(connection), path: path)
+                try check(try connection.dialect.schemaVersion(connection), path: path)
                 try connection.execute("PRAGMA foreign_keys = ON")
             } else {
                 let mode = try connection.queryFirst("PRAGMA journal_mode = WAL") { $0.string(0) }
@@ -55,7 +65,7 @@ extension CatalogStore {
                         path: path, reason: "cannot switch to WAL mode (journal mode is \(mode ?? "unknown"))")
                 }
                 try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
-                try CatalogSchema.migrate(connection, to: schemaVersion)
+                try migrate(connection, to: version)
             }
         } catch CatalogError.open(_, let reason) where !readOnly {
             // SQLite could not create the `-wal`/`-shm` files or write the file.
@@ -74,10 +84,5 @@ extension CatalogStore {
         } catch CatalogError.open {
             return try SQLiteConnection(path: path, busyTimeoutMilliseconds: millis, access: .immutable)
         }
-    }
-
-    /// The error for a catalog that commands which change it cannot use.
-    static func cannotWrite(_ path: String, _ why: String) -> CatalogError {
-        .open(path: path, reason: "cannot write the catalog: \(why) (list, show, export and site only read it)")
     }
 }

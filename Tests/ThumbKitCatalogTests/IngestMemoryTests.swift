@@ -2,38 +2,10 @@ import Foundation
 import Testing
 import ThumbKitCatalogTestSupport
 
-@testable import ThumbKitBench
 @testable import ThumbKitCatalog
 
-struct HistoryTests {
-    /// On both backends: a filter left out (nil) is a NULL that PostgreSQL must be told the type of.
-    @Test(arguments: CatalogBackend.all) func benchRunsAndResultsAreStoredAndListedNewestFirst(backend: CatalogBackend)
-        throws
-    {
-        let workspace = try TestWorkspace()
-        let store = try workspace.store(backend: backend)
-        let result = BenchResult(
-            job: "jpeg-fill-88", tool: "thumbkit", imagesPerSecond: 25.5, megapixelsPerSecond: 180,
-            wallMedianSeconds: 1.6, peakRSSBytes: 80 << 20, ssim: 0.93)
-        let old = try store.addBenchRun(
-            date: Date(timeIntervalSince1970: 1_700_000_000), gitCommit: "aaa", machine: "2 vCPU", results: [result])
-        var other = result
-        other.tool = "vipsthumbnail"
-        other.ssim = nil
-        let new = try store.addBenchRun(
-            date: Date(timeIntervalSince1970: 1_700_086_400.25), gitCommit: "bbb", machine: "2 vCPU", note: "after fix",
-            results: [result, other])
-        #expect(try store.benchRuns().map(\.gitCommit) == ["bbb", "aaa"])
-        #expect(try store.benchRuns(limit: 1) == [new])
-        #expect(new.date.timeIntervalSince1970 == 1_700_086_400.25)
-        let newResults = try store.benchResults(runID: new.id)
-        #expect(newResults.map(\.tool) == ["thumbkit", "vipsthumbnail"])
-        #expect(newResults.last?.ssim == nil)
-        let history = try store.benchResults(job: "jpeg-fill-88", tool: "thumbkit")
-        #expect(history.map(\.runID) == [old.id, new.id])
-        #expect(history.first?.imagesPerSecond == 25.5 && history.first?.peakRSSBytes == 80 << 20)
-    }
-
+/// The watch folder's memory of files it has seen, and the timestamps the catalog stores.
+struct IngestMemoryTests {
     /// On both backends: a filter left out (nil) is a NULL that PostgreSQL must be told the type of.
     @Test(arguments: CatalogBackend.all) func anIngestedFileIsRememberedByPathAndContent(backend: CatalogBackend) throws
     {

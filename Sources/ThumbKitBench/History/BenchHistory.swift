@@ -3,7 +3,7 @@ import ThumbKit
 import ThumbKitCatalog
 import ThumbKitQuality
 
-/// The benchmark history in the catalog: saving a run, and the detail view of one run, the
+/// The benchmark history (a `BenchHistoryStore`): saving a run, and the detail view of one run, the
 /// Weight History detail view applied to performance: each figure against the lowest, highest
 /// and average of the comparable runs in the same calendar month: the same job and tool on the
 /// same corpus (``BenchResult/corpusDigest``), with as many images and timed runs
@@ -67,8 +67,8 @@ public enum BenchHistory {
     /// Saves `report` as a run of the history: date, git commit, machine and one result per
     /// job, set and tool. One transaction.
     @discardableResult
-    public static func save(_ report: BenchReport, note: String = "", to store: CatalogStore) throws -> BenchRun {
-        try store.addBenchRun(
+    public static func save(_ report: BenchReport, note: String = "", to store: BenchHistoryStore) throws -> BenchRun {
+        try store.addRun(
             date: report.date, gitCommit: report.environment.gitCommit, machine: report.environment.machine,
             note: note, results: report.historyResults)
     }
@@ -76,8 +76,8 @@ public enum BenchHistory {
     /// The detail view of run `runID`, read from `store` in one snapshot.
     ///
     /// - Throws: ``BenchError/noSuchRun(id:)``, or the store's error.
-    public static func detail(runID: Int, store: CatalogStore, calendar: Calendar) throws -> Detail {
-        let (runs, results) = try store.read { tx in (try tx.benchRuns(), try tx.benchResults()) }
+    public static func detail(runID: Int, store: BenchHistoryStore, calendar: Calendar) throws -> Detail {
+        let (runs, results) = try store.runsAndResults()
         guard let run = runs.first(where: { $0.id == runID }) else { throw BenchError.noSuchRun(id: runID) }
         return detail(run: run, runs: runs, results: results, calendar: calendar)
     }

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One database connection that one thread at a time uses, always inside a transaction: the
+/// part of a store (`CatalogStore`, ThumbKitBench's history store) that makes a non-Sendable
+/// connection safe to share between threads.
+///
+/// Every use of the connection happens inside `transaction`, which holds `lock` for the whole
+/// transaction, so the connection is only ever touched by one thread at a time (SQLite's own
+/// per-connection mutex is switched off for that reason). The lock is recursive so that a store
+/// method may be called from inside a transaction on the same thread; the inner call becomes a
+/// savepoint of the outer transaction.
+package final class GuardedConnection: Sendable {
+    /// Guards `connection`. `NSRecursiveLock` is Sendable.
+    private let lock = NSRecursiveLock()
+
+    /// Only read or used while `lock` is held (see the type's comment), which is what makes
+    /// sharing this non-Sendable reference across threads safe.
+    nonisolated(unsafe) private let connection: any CatalogConnection
+
+    package init(_ connection: any CatalogConnection) {
+        self.connection = connection
+    }
+
+    /// Runs `body` in a transaction on the connection (a write transaction when `write`): its
+    /// changes are committed together when it returns, or rolled back when it throws. Nested
+    /// on the same thread, it runs as a savepoint. `body` must not keep the connection.
+    package func transaction<T>(write: Bool, _ body: (any CatalogConnection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try connection.transaction(write: write) { try body(connection) }
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, clamped to 0…`Int32.max` (a busy or lock timeout).
+    package var timeoutMilliseconds: Int32 {
+        let (seconds, attoseconds) = components
+        return Int32(max(0, min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
+    }
+}
