@@ -4,7 +4,7 @@
 ///
 /// ``NoWatchCrashPoints`` (nothing happens) unless set on ``InboxIngestor/crashPoints``: the
 /// CLI does so only for its hidden `watch --_crash-at PHASE:N` (see `WatchKillPoint` in
-/// ThumbKitCLI), which the kill tests in `Tests/ThumbKitCLITests/WatchCommandTests.swift` pass
+/// ThumbKitCLI), which the kill tests in `Tests/ThumbKitCLITests/Commands/WatchCommandTests.swift` pass
 /// to the real binary. Nothing reads the environment.
 package protocol WatchCrashPoints: Sendable {
     /// Called by the ingestor when a file reaches `phase`, on the thread ingesting it.

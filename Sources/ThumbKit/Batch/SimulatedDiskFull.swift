@@ -4,7 +4,7 @@
 ///
 /// Used by the tests (each passes its own instance, so tests running in parallel do not see
 /// each other's faults) and by the real binary's hidden `thumb --_disk-full-after BYTES`, which
-/// `Tests/ThumbKitCLITests/FaultFlagsTests.swift` and `scripts/fault-test` use when they cannot
+/// `Tests/ThumbKitCLITests/Commands/FaultFlagsTests.swift` and `scripts/fault-test` use when they cannot
 /// mount a small tmpfs. Shipped rather than in ThumbKitTestSupport for that flag's sake.
 package final class SimulatedDiskFull: FileWriteFaults {
     /// Bytes left before ENOSPC.

@@ -12,8 +12,7 @@ struct BenchWebPJobRunTests {
     /// (scripts/install-peers) are checked too when `--peers` finds them.
     static let requirements: [ToolRequirement] = [.program("vipsthumbnail"), .pillow("webp")]
 
-    static let pillowScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../scripts/peers/pillow_thumb.py").standardizedFileURL.path
+    static let pillowScript = TestImages.packageRoot.appendingPathComponent("scripts/peers/pillow_thumb.py").path
 
     /// A 640×480 photo-like gradient with texture, and a 400×400 picture whose lower half is
     /// transparent: a tool that dropped alpha (black under the cut-out) would score far below

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThumbKitCatalog
+import ThumbKitTestSupport
 
 @testable import ThumbKitBench
 @testable import ThumbKitCLI
@@ -166,8 +167,7 @@ struct BenchCommandTests {
                 executable: "/src/tk/.build/x86_64-unknown-linux-gnu/release/thumbkit"
             )
             .last == "/src/tk/scripts/peers/pillow_thumb.py")
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
+        let checkout = TestImages.packageRoot.path
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         #expect(BenchPrograms.defaultPillowScript(executable: binary) == checkout + "/scripts/peers/pillow_thumb.py")
         #expect(BenchPrograms.defaultPillowScript(executable: "/nonexistent/bin/thumbkit") == nil)
