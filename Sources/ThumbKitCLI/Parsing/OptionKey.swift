@@ -48,7 +48,7 @@ extension OptionSpec: OptionDeclaration {
 extension OptionDeclaration where Self == OptionSpec {
     /// ``OptionSpec/flag(_:short:help:)``.
     public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
-        OptionSpec(long: long, short: short, help: help, kind: .flag)
+        OptionSpec.flag(long, short: short, help: help)
     }
 
     /// ``OptionSpec/value(_:short:valueName:help:default:defaultHelp:allowedValues:)``.
@@ -56,9 +56,9 @@ extension OptionDeclaration where Self == OptionSpec {
         _ long: String, short: Character? = nil, valueName: String = "value", help: String,
         default defaultValue: String? = nil, defaultHelp: String? = nil, allowedValues: [String]? = nil
     ) -> OptionSpec {
-        OptionSpec(
-            long: long, short: short, valueName: valueName, help: help, defaultValue: defaultValue,
-            defaultHelp: defaultHelp, kind: .value, allowedValues: allowedValues)
+        OptionSpec.value(
+            long, short: short, valueName: valueName, help: help, default: defaultValue, defaultHelp: defaultHelp,
+            allowedValues: allowedValues)
     }
 
     /// ``OptionSpec/repeated(_:short:valueName:help:allowedValues:)``.
@@ -66,8 +66,7 @@ extension OptionDeclaration where Self == OptionSpec {
         _ long: String, short: Character? = nil, valueName: String = "value", help: String,
         allowedValues: [String]? = nil
     ) -> OptionSpec {
-        OptionSpec(
-            long: long, short: short, valueName: valueName, help: help, kind: .repeated, allowedValues: allowedValues)
+        OptionSpec.repeated(long, short: short, valueName: valueName, help: help, allowedValues: allowedValues)
     }
 
     /// ``OptionSpec/choice(_:short:valueName:of:default:help:)``.
