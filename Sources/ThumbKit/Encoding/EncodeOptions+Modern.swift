@@ -17,13 +17,30 @@ extension EncodeOptions {
         }
     }
 
-    /// The keys of the synthesised encoding (the property names).
+    /// The saved keys: those the synthesised encoding had (the property names, in order), then
+    /// `pngFast`, written only for `PNGCompression.fast` so that other options save as before.
     private enum SavedKeys: String, CodingKey {
         case format, quality, subsampling, progressive, optimizeHuffman, pngCompressionLevel, background, lossless
-        case avifSpeed
+        case avifSpeed, pngFast
     }
 
-    /// Decodes options saved before `lossless` and `avifSpeed` existed too (they get defaults).
+    /// Saves every option under the keys above.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: SavedKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(quality, forKey: .quality)
+        try c.encode(subsampling, forKey: .subsampling)
+        try c.encode(progressive, forKey: .progressive)
+        try c.encode(optimizeHuffman, forKey: .optimizeHuffman)
+        try c.encode(pngCompression.level, forKey: .pngCompressionLevel)
+        try c.encode(background, forKey: .background)
+        try c.encode(lossless, forKey: .lossless)
+        try c.encode(avifSpeed, forKey: .avifSpeed)
+        if pngCompression.isFast { try c.encode(true, forKey: .pngFast) }
+    }
+
+    /// Decodes options saved before `lossless`, `avifSpeed` and `pngFast` existed too (they get
+    /// defaults).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SavedKeys.self)
         let format = try c.decode(ImageFormat.self, forKey: .format)
@@ -32,7 +49,8 @@ extension EncodeOptions {
             subsampling: try c.decode(Subsampling.self, forKey: .subsampling),
             progressive: try c.decode(Bool.self, forKey: .progressive),
             optimizeHuffman: try c.decode(Bool.self, forKey: .optimizeHuffman),
-            pngCompressionLevel: try c.decode(Int.self, forKey: .pngCompressionLevel),
+            pngCompression: try c.decodeIfPresent(Bool.self, forKey: .pngFast) == true
+                ? .fast : .standard(level: try c.decode(Int.self, forKey: .pngCompressionLevel)),
             background: try c.decode(RGBA.self, forKey: .background),
             lossless: try c.decodeIfPresent(Bool.self, forKey: .lossless) ?? false,
             avifSpeed: try c.decodeIfPresent(Int.self, forKey: .avifSpeed) ?? Self.defaultAVIFSpeed)
