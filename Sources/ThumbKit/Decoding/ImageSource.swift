@@ -2,8 +2,10 @@
 ///
 /// The thumbnail path reads a file's header once: the batch's memory estimate, the
 /// shrink-on-load choice, the limits and the PNG and JPEG decoders all take this value instead
-/// of parsing the bytes again. (WebP, HEIC and AVIF decoders read their container once more,
-/// with their own decode.)
+/// of parsing the bytes again. A progressive JPEG's markers are parsed here too, once: its frame
+/// header with the header, its scan layout on first use by a fast path (`JPEGMarkers`); the
+/// coefficient-memory estimate and check and the progressive fast paths all read them from
+/// here. (WebP, HEIC and AVIF decoders read their container once more, with their own decode.)
 ///
 /// ```swift
 /// let source = try ImageSource(bytes, path: "cat.jpg")
@@ -17,7 +19,8 @@ public struct ImageSource: Sendable {
     public let path: String
     /// Format, size, orientation, alpha and interlacing, from the header alone.
     public let header: ImageHeader
-    /// A JPEG's colour facts the decoder needs (CMYK, Adobe marker); nil for other formats.
+    /// A JPEG's facts the decoder needs (CMYK, Adobe marker, colour space, a progressive file's
+    /// markers); nil for other formats.
     let jpeg: ImageDecoders.JPEG.Header?
 
     /// Detects the format from the bytes and reads the header: no pixels, no limits checked.
