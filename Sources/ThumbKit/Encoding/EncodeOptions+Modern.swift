@@ -17,26 +17,10 @@ extension EncodeOptions {
         }
     }
 
-    /// The saved keys: those the synthesised encoding had (the property names, in order), then
-    /// `pngFast`, written only for `PNGCompression.fast` so that other options save as before.
+    /// The keys of the synthesised encoding (the property names).
     private enum SavedKeys: String, CodingKey {
         case format, quality, subsampling, progressive, optimizeHuffman, pngCompressionLevel, background, lossless
         case avifSpeed, pngFast
-    }
-
-    /// Saves every option under the keys above.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: SavedKeys.self)
-        try c.encode(format, forKey: .format)
-        try c.encode(quality, forKey: .quality)
-        try c.encode(subsampling, forKey: .subsampling)
-        try c.encode(progressive, forKey: .progressive)
-        try c.encode(optimizeHuffman, forKey: .optimizeHuffman)
-        try c.encode(pngCompression.level, forKey: .pngCompressionLevel)
-        try c.encode(background, forKey: .background)
-        try c.encode(lossless, forKey: .lossless)
-        try c.encode(avifSpeed, forKey: .avifSpeed)
-        if pngCompression.isFast { try c.encode(true, forKey: .pngFast) }
     }
 
     /// Decodes options saved before `lossless`, `avifSpeed` and `pngFast` existed too (they get

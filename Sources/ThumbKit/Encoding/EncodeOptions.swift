@@ -19,15 +19,24 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
     /// Build optimal Huffman tables (smaller JPEGs, slightly slower).
     public var optimizeHuffman: Bool
     /// PNG only: the filter and zlib settings (`.standard(level: 6)` unless given).
-    public var pngCompression: PNGCompression
-    /// The zlib level of `pngCompression`, 0...9.
-    public var pngCompressionLevel: Int { pngCompression.level }
+    public var pngCompression: PNGCompression {
+        get { pngFast == true ? .fast : .standard(level: pngCompressionLevel) }
+        set {
+            pngCompressionLevel = newValue.level
+            pngFast = newValue.isFast ? true : nil
+        }
+    }
+    /// The zlib level of `pngCompression`, 0...9 (6 for `.fast`).
+    public private(set) var pngCompressionLevel: Int
     /// Colour that transparent pixels are flattened onto for JPEG (which has no alpha).
     public var background: RGBA
     /// WebP only: lossless instead of lossy (for icons and flat artwork; `quality` is ignored).
     public var lossless: Bool
     /// AVIF only: the aom encoder speed, 0 (slowest, smallest) ... 9 (`defaultAVIFSpeed`).
     public var avifSpeed: Int
+    /// `true` for `PNGCompression.fast`, else nil: the last stored property and optional, so the
+    /// synthesised encoding writes it only for `.fast` and other options save as before.
+    private var pngFast: Bool?
 
     public init(
         format: ImageFormat = .jpeg, quality: Int? = nil, subsampling: Subsampling = .yuv420,
@@ -45,7 +54,8 @@ public struct EncodeOptions: Sendable, Hashable, Codable {
         self.subsampling = subsampling
         self.progressive = progressive
         self.optimizeHuffman = optimizeHuffman
-        self.pngCompression = pngCompression
+        self.pngCompressionLevel = pngCompression.level
+        self.pngFast = pngCompression.isFast ? true : nil
         self.background = background
     }
 
