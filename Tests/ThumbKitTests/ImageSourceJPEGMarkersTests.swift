@@ -6,14 +6,8 @@ import ThumbKitTestSupport
 /// A progressive JPEG's markers are parsed once per `ImageSource` (issue 13): the frame header
 /// with the header, the scan layout on the first fast-path decode, and every later consumer
 /// (memory estimate, coefficient check, fast paths, row decode) reads them from the source.
-/// `JPEGMarkerWalks` counts every walk over the markers made in the test's task.
+/// `HeaderParses` counts every walk over the markers made in the test's task.
 struct ImageSourceJPEGMarkersTests {
-    /// Runs `body` and returns how many marker walks it made.
-    static func walks(_ body: () throws -> Void) rethrows -> Int {
-        let counter = Locked(0)
-        try JPEGMarkerWalks.$counter.withValue(counter) { try body() }
-        return counter.withLock { $0 }
-    }
 
     static let variants = [ResizeOptions(width: 8, height: 6, mode: .fit)]
 
@@ -21,10 +15,10 @@ struct ImageSourceJPEGMarkersTests {
     func everyConsumerReadsTheLayoutTheSourceParsed(_ name: String) throws {
         let data = try TestImages.bytes(of: name)
         var source: ImageSource?
-        #expect(try Self.walks { source = try ImageSource(data, path: name) } == 1)  // the frame header
+        #expect(try HeaderParses.counted { source = try ImageSource(data, path: name) } == 1)  // the frame header
         let parsed = try #require(source)
         let options = DecodeOptions()
-        let rest = try Self.walks {
+        let rest = try HeaderParses.counted {
             _ = Thumbnailer.decodeMemoryEstimate(parsed, variants: Self.variants, decode: options)
             // 1/8 takes a fast path (the layout is walked here, once); 2/8 and 3/8 ask for the
             // frame (too small for the reduced path); 8/8 checks the coefficient memory.
@@ -36,7 +30,7 @@ struct ImageSourceJPEGMarkersTests {
         }
         #expect(rest == 1)
         // The same decodes from the bytes parse each time: the counter sees every walk.
-        let fresh = try Self.walks {
+        let fresh = try HeaderParses.counted {
             for numerator in [1, 1] {
                 _ = try ImageDecoders.JPEG.decode(
                     ImageSource(data, path: name), options: options, scaleNumerator: numerator)
@@ -49,7 +43,7 @@ struct ImageSourceJPEGMarkersTests {
         // 4096×3072 with 883 scans: libjpeg would need 24 MiB, so 2/8 and 3/8 take the reduced path.
         let name = ProgressiveDeadlineTests.name
         let source = try ImageSource(TestImages.bytes(of: name), path: name)
-        let walks = try Self.walks {
+        let walks = try HeaderParses.counted {
             #expect(ImageDecoders.JPEG.coefficientBufferBytes(source, scaleNumerator: 3) > 0)
             let image = try ImageDecoders.JPEG.decode(source, options: DecodeOptions(), scaleNumerator: 3)
             #expect(image.buffer.width == 1536 && image.buffer.height == 1152)
@@ -61,7 +55,7 @@ struct ImageSourceJPEGMarkersTests {
     @Test func aSequentialFileHasNoMarkersToWalk() throws {
         let data = try DecodingJPEGTests.gradientJPEG()
         var source: ImageSource?
-        #expect(try Self.walks { source = try ImageSource(data, path: "b.jpg") } == 0)
+        #expect(try HeaderParses.counted { source = try ImageSource(data, path: "b.jpg") } == 0)
         let parsed = try #require(source)
         #expect(parsed.jpeg?.markers == nil)
         #expect(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(parsed) == nil)

@@ -188,13 +188,15 @@ typedef struct {
 int tk_webp_read_header(const uint8_t *data, size_t size, tk_webp_header *out, uint8_t **icc,
                         size_t *icc_size, char err[TK_ERR_LEN]);
 
-/// Decodes a WebP to RGBA8 with straight alpha into `dst` (exactly width*height*4 bytes of the
-/// header's size, rows top-down). A still image goes through libwebp's incremental decoder,
-/// fed 64 KB at a time with `deadline_ns` (CLOCK_MONOTONIC ns, 0: none) checked between
-/// pieces; an animation gives its first frame, composed on the canvas by WebPAnimDecoder (one
-/// call: the deadline is checked before and after it).
-int tk_webp_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
-                         uint64_t deadline_ns, char err[TK_ERR_LEN]);
+/// Decodes a WebP to RGBA8 with straight alpha into `dst` (exactly width*height*4 bytes, rows
+/// top-down). `width`, `height` and `animated` are tk_webp_read_header's `width`, `height` and
+/// `has_animation` for the same bytes: they are not read again here. A still image goes through
+/// libwebp's incremental decoder, fed 64 KB at a time with `deadline_ns` (CLOCK_MONOTONIC ns, 0:
+/// none) checked between pieces; an animation gives its first frame, composed on the canvas by
+/// WebPAnimDecoder (one call: the deadline is checked before and after it). Either decoder
+/// parses the RIFF container itself (libwebp takes no parsed header).
+int tk_webp_decode_rgba8(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int animated,
+                         uint8_t *dst, size_t dst_size, uint64_t deadline_ns, char err[TK_ERR_LEN]);
 
 /// Encodes RGBA8 (straight alpha) to WebP: lossy at `quality` 0...100 with alpha kept
 /// (`lossless` 0), or lossless (`lossless` 1; `quality` is then the effort). `method` 0...6.

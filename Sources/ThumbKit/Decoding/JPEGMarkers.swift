@@ -41,7 +41,7 @@ final class JPEGMarkers: Sendable {
     /// The first SOF segment of the header: any SOFn marker (0xC0–0xCF but DHT 0xC4, JPG 0xC8
     /// and DAC 0xCC), its payload parsed as a frame header.
     private static func firstFrame(_ bytes: [UInt8]) -> FirstFrame? {
-        JPEGMarkerWalks.record()
+        HeaderParses.record()
         guard
             let sof = JPEGSegments(bytes).first(where: {
                 (0xC0...0xCF).contains($0.marker) && $0.marker != 0xC4
@@ -50,16 +50,5 @@ final class JPEGMarkers: Sendable {
             let frame = JPEGScanLayout.parseFrame(0xC2, sof.payload)
         else { return nil }
         return FirstFrame(marker: sof.marker, frame: frame)
-    }
-}
-
-/// Test seam: counts the walks over a JPEG's markers (`JPEGMarkers`'s frame header read and
-/// every `JPEGScanLayout` walk) made in the current task while a test has set `counter`, so a
-/// test can prove each file is parsed once. Nil (no counting) outside such a test.
-enum JPEGMarkerWalks {
-    @TaskLocal static var counter: Locked<Int>?
-
-    static func record() {
-        counter?.withLock { $0 += 1 }
     }
 }

@@ -101,7 +101,7 @@ struct JPEGScanLayout {
 
     /// Walks `bytes`; nil when the file is not a plainly well-formed Huffman-coded JPEG.
     init?(_ bytes: [UInt8]) {
-        JPEGMarkerWalks.record()
+        HeaderParses.record()
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var parts: [Part] = []
         var frame: Frame?
