@@ -239,13 +239,6 @@ static void tk_png_write_error_fn(png_structp png, png_const_charp msg) {
     longjmp(w->jump, 1);
 }
 
-int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                        int compression_level, const tk_png_color *color, const uint8_t *icc,
-                        size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]) {
-    return tk_png_encode_text(pixels, width, height, channels, compression_level, 0, color, icc,
-                              icc_size, NULL, 0, out, out_size, err);
-}
-
 int tk_png_encode_text(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                        int compression_level, int fast, const tk_png_color *color,
                        const uint8_t *icc, size_t icc_size, const tk_png_text *text,

@@ -124,19 +124,17 @@ static int tk_webp_decode_first_frame(const uint8_t *data, size_t size, uint8_t 
     return rc;
 }
 
-int tk_webp_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
-                         uint64_t deadline_ns, char err[TK_ERR_LEN]) {
-    WebPBitstreamFeatures features;
-    VP8StatusCode status = WebPGetFeatures(data, size, &features);
-    if (status != VP8_STATUS_OK) {
-        tk_webp_message(err, tk_webp_status_text(status));
+int tk_webp_decode_rgba8(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int animated,
+                         uint8_t *dst, size_t dst_size, uint64_t deadline_ns, char err[TK_ERR_LEN]) {
+    if (data == NULL || dst == NULL) {
+        tk_webp_message(err, "no WebP data");
         return -1;
     }
     if (tk_webp_deadline_passed(deadline_ns)) {
         tk_webp_message(err, "time limit exceeded");
         return -1;
     }
-    if (features.has_animation) {
+    if (animated) {
         int rc = tk_webp_decode_first_frame(data, size, dst, dst_size, err);
         if (rc == 0 && tk_webp_deadline_passed(deadline_ns)) {
             tk_webp_message(err, "time limit exceeded");
@@ -144,8 +142,8 @@ int tk_webp_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t 
         }
         return rc;
     }
-    size_t stride = (size_t)features.width * 4;
-    if (stride * (size_t)features.height != dst_size) {
+    size_t stride = (size_t)width * 4;
+    if (stride * (size_t)height != dst_size) {
         tk_webp_message(err, "WebP image size does not match its header");
         return -1;
     }
@@ -155,7 +153,7 @@ int tk_webp_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t 
         return -1;
     }
     size_t fed = 0;
-    status = VP8_STATUS_SUSPENDED;
+    VP8StatusCode status = VP8_STATUS_SUSPENDED;
     while (status == VP8_STATUS_SUSPENDED && fed < size) {
         if (tk_webp_deadline_passed(deadline_ns)) {
             WebPIDelete(decoder);

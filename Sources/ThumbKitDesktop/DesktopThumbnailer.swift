@@ -131,7 +131,7 @@ public struct DesktopThumbnailer: Sendable {
     public static func encodePNG(_ image: PixelBuffer, text: PNGTextChunks, path: String) throws(EncodeError)
         -> [UInt8]
     {
-        try ImageEncoders.encodePNGRGBA(image, text: text, fast: true, path: path)
+        try ImageEncoders.encodePNGRGBA(image, text: text, compression: .fast, path: path)
     }
 
     private enum Existing {

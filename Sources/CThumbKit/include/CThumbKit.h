@@ -52,15 +52,7 @@ typedef struct {
 int tk_png_read_color(const uint8_t *data, size_t size, tk_png_color *out, uint8_t **icc,
                       size_t *icc_size, char err[TK_ERR_LEN]);
 
-/// Encodes RGBA8 (straight alpha) or RGB8 pixels to PNG in memory. `channels` is 3 or 4;
-/// `compression_level` 0...9. Colour chunks: an sRGB chunk when color->has_srgb, gAMA and cHRM
-/// when set, and an iCCP chunk when `icc` is not NULL. `color` may be NULL (no colour chunks).
-/// On success *out is a malloc'd buffer the caller frees with tk_free.
-int tk_png_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                        int compression_level, const tk_png_color *color, const uint8_t *icc,
-                        size_t icc_size, uint8_t **out, size_t *out_size, char err[TK_ERR_LEN]);
-
-// MARK: - PNG text chunks (tEXt; the freedesktop.org thumbnail cache)
+// MARK: - PNG encoding and text chunks (tEXt; the freedesktop.org thumbnail cache)
 
 /// One uncompressed text chunk: a Latin-1 keyword (1 to 79 bytes) and its value bytes.
 typedef struct {
@@ -69,9 +61,13 @@ typedef struct {
     size_t value_length;
 } tk_png_text;
 
-/// tk_png_encode_color plus `text_count` tEXt chunks, written before the image data. When
-/// `fast` is non-zero every row gets the Paeth filter (no per-row trial of all five) and zlib
-/// its run-length strategy (Z_RLE) instead of the level's string matching.
+/// Encodes RGBA8 (straight alpha) or RGB8 pixels to PNG in memory. `channels` is 3 or 4;
+/// `compression_level` 0...9. When `fast` is non-zero every row gets the Paeth filter (no
+/// per-row trial of all five) and zlib its run-length strategy (Z_RLE) instead of the level's
+/// string matching. Colour chunks: an sRGB chunk when color->has_srgb, gAMA and cHRM when set,
+/// and an iCCP chunk when `icc` is not NULL. `color` may be NULL (no colour chunks). `text_count`
+/// tEXt chunks from `text` (NULL when 0) are written before the image data. On success *out is
+/// a malloc'd buffer the caller frees with tk_free.
 int tk_png_encode_text(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                        int compression_level, int fast, const tk_png_color *color,
                        const uint8_t *icc, size_t icc_size, const tk_png_text *text,
@@ -192,13 +188,15 @@ typedef struct {
 int tk_webp_read_header(const uint8_t *data, size_t size, tk_webp_header *out, uint8_t **icc,
                         size_t *icc_size, char err[TK_ERR_LEN]);
 
-/// Decodes a WebP to RGBA8 with straight alpha into `dst` (exactly width*height*4 bytes of the
-/// header's size, rows top-down). A still image goes through libwebp's incremental decoder,
-/// fed 64 KB at a time with `deadline_ns` (CLOCK_MONOTONIC ns, 0: none) checked between
-/// pieces; an animation gives its first frame, composed on the canvas by WebPAnimDecoder (one
-/// call: the deadline is checked before and after it).
-int tk_webp_decode_rgba8(const uint8_t *data, size_t size, uint8_t *dst, size_t dst_size,
-                         uint64_t deadline_ns, char err[TK_ERR_LEN]);
+/// Decodes a WebP to RGBA8 with straight alpha into `dst` (exactly width*height*4 bytes, rows
+/// top-down). `width`, `height` and `animated` are tk_webp_read_header's `width`, `height` and
+/// `has_animation` for the same bytes: they are not read again here. A still image goes through
+/// libwebp's incremental decoder, fed 64 KB at a time with `deadline_ns` (CLOCK_MONOTONIC ns, 0:
+/// none) checked between pieces; an animation gives its first frame, composed on the canvas by
+/// WebPAnimDecoder (one call: the deadline is checked before and after it). Either decoder
+/// parses the RIFF container itself (libwebp takes no parsed header).
+int tk_webp_decode_rgba8(const uint8_t *data, size_t size, uint32_t width, uint32_t height, int animated,
+                         uint8_t *dst, size_t dst_size, uint64_t deadline_ns, char err[TK_ERR_LEN]);
 
 /// Encodes RGBA8 (straight alpha) to WebP: lossy at `quality` 0...100 with alpha kept
 /// (`lossless` 0), or lossless (`lossless` 1; `quality` is then the effort). `method` 0...6.

@@ -160,7 +160,7 @@ public enum Thumbnailer {
     package static func decodeMemoryEstimate(
         _ source: ImageSource, variants: [ResizeOptions], decode: DecodeOptions, shrinkOnLoadMargin: Double = 2
     ) -> Int {
-        let (data, header) = (source.bytes, source.header)
+        let header = source.header
         switch header.format {
         case .png:
             guard header.isProgressive else { return 0 }
@@ -176,7 +176,7 @@ public enum Thumbnailer {
             let scale = minimumLoadScale(
                 header: header, variants: variants, orientation: orientation, margin: shrinkOnLoadMargin)
             return ImageDecoders.JPEG.coefficientBufferBytes(
-                data, scaleNumerator: ImageDecoders.scaleNumerator(forMinimumScale: scale))
+                source, scaleNumerator: ImageDecoders.scaleNumerator(forMinimumScale: scale))
         }
     }
 }

@@ -12,8 +12,9 @@ extension ImageDecoders {
     /// (`exifOrientation`) is never applied a second time. `DecodeOptions.autoRotate` false does
     /// not undo `irot` (it is part of the image's geometry in HEIF, like `clap`).
     enum HEIF {
-        /// Raw header fields, the ICC profile and the Exif block.
-        struct Parsed {
+        /// Raw header fields, the ICC profile and the Exif block: everything the decoder needs
+        /// besides the pixels (`ImageSource` keeps it).
+        struct Parsed: Sendable {
             var header: ImageHeader
             var icc: [UInt8]?
             var exif: [UInt8]?
@@ -30,6 +31,7 @@ extension ImageDecoders {
         static func parse(_ data: [UInt8], format: ImageFormat, path: String, limits: ImageLimits) throws(DecodeError)
             -> Parsed
         {
+            HeaderParses.record()
             var raw = tk_heif_header()
             var icc: UnsafeMutablePointer<UInt8>? = nil
             var iccSize = 0
@@ -61,10 +63,10 @@ extension ImageDecoders {
                     ? nil : NclxColor(primaries: Int(raw.nclx_primaries), transfer: Int(raw.nclx_transfer)))
         }
 
-        /// The header (orientation `.up`: see the type's note).
-        static func readHeader(_ data: [UInt8], format: ImageFormat, path: String) throws(DecodeError) -> ImageHeader {
-            try parse(data, format: format, path: path, limits: ImageLimits()).header
-        }
+        /// The limits `ImageSource` reads a header with (libheif gets their `maxDimension`): the
+        /// defaults, as a header read checks no limit of the caller's. The header's orientation
+        /// is `.up`: see the type's note.
+        static let headerLimits = ImageLimits()
 
         /// The orientation the file's Exif block states, which libheif's transforms supersede
         /// (reported for information and tests; never applied). nil without an Exif block.
@@ -79,15 +81,24 @@ extension ImageDecoders {
             return ExifReader.orientation(inTIFF: exif[(4 + offset)...])
         }
 
-        /// Reads the header, checks the limits, then decodes the primary image into a buffer of
-        /// exactly w×h×4 bytes. heif_decode_image is one call that cannot be interrupted, so the
-        /// deadline is checked before and after it: an image can overrun the time limit by one
-        /// decode, which the pixel limit bounds (about 1 s per 12 MP here).
+        /// Checks the limits, then decodes the primary image into a buffer of exactly w×h×4
+        /// bytes. heif_decode_image is one call that cannot be interrupted, so the deadline is
+        /// checked before and after it: an image can overrun the time limit by one decode, which
+        /// the pixel limit bounds (about 1 s per 12 MP here).
+        ///
+        /// The header, profile and nclx colour are the ones `source` read, unless `options` has a
+        /// smaller `maxDimension` than `headerLimits`: libheif then reads the header again with it
+        /// (and may refuse the file, in its own words). libheif's decode call still reads the
+        /// container again (`heif_context_read_from_memory` in the shim): the shim keeps no libheif
+        /// handle between calls, and a context holds the limits it was read with.
         static func decode(
-            _ data: [UInt8], format: ImageFormat, path: String, options: DecodeOptions, deadline: Deadline = .never,
-            threads: Int = 0
+            _ source: ImageSource, options: DecodeOptions, deadline: Deadline = .never, threads: Int = 0
         ) throws(DecodeError) -> DecodedImage {
-            let parsed = try parse(data, format: format, path: path, limits: options.limits)
+            guard let read = source.heif else { preconditionFailure("\(source.path) is not a HEIF source.") }
+            let (data, path) = (source.bytes, source.path)
+            let parsed =
+                options.limits.maxDimension >= headerLimits.maxDimension
+                ? read : try parse(data, format: source.header.format, path: path, limits: options.limits)
             let header = parsed.header
             try options.limits.check(width: header.width, height: header.height, path: path)
             if let refusal = parsed.colorRefusal { throw .unsupported(path: path, reason: refusal) }

@@ -10,6 +10,11 @@ extension ImageDecoders {
             var isCMYK: Bool
             /// Adobe APP14 present: CMYK values are stored inverted (Photoshop's convention).
             var isAdobe: Bool
+            /// The file's colour space as libjpeg reads it (J_COLOR_SPACE).
+            var colorSpace: Int32
+            /// A progressive file's markers (frame header now, scan layout on first use); nil
+            /// for a sequential file, which needs neither.
+            var markers: JPEGMarkers?
 
             /// What the decoded pixels hold, for colour management.
             var pixelKind: DecodedPixelKind {
@@ -31,7 +36,9 @@ extension ImageDecoders {
                 format: .jpeg, width: Int(raw.width), height: Int(raw.height),
                 orientation: ExifReader.orientation(inJPEG: data) ?? .up,
                 hasAlpha: false, isProgressive: raw.progressive != 0, components: Int(raw.components))
-            return Header(header: header, isCMYK: isCMYK, isAdobe: raw.saw_adobe_marker != 0)
+            return Header(
+                header: header, isCMYK: isCMYK, isAdobe: raw.saw_adobe_marker != 0, colorSpace: raw.color_space,
+                markers: raw.progressive != 0 ? JPEGMarkers(data) : nil)
         }
 
         /// Checks the limits on the full size, then decodes at `scaleNumerator`/8 into a buffer of
@@ -48,10 +55,10 @@ extension ImageDecoders {
             // ImageDecoders+ProgressiveDC.swift); at 1/8 smoothing off on both paths so they agree.
             var pixels: [UInt8]
             var warnings: [String] = []
-            if header.isProgressive { try checkCoefficientMemory(data, path: path, scaleNumerator, options.limits) }
+            if header.isProgressive { try checkCoefficientMemory(source, scaleNumerator, options.limits) }
             if header.isProgressive, !options.failOnWarning,
                 let fast = decodeProgressiveFast(
-                    data, scaleNumerator: scaleNumerator, deadline: deadline,
+                    source, scaleNumerator: scaleNumerator, deadline: deadline,
                     maxBytes: options.limits.coefficientBudgetBytes)
             {
                 try deadline.check(path: path)

@@ -17,10 +17,10 @@ extension ImageDecoders.JPEG {
         let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
         let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
         let color = ImageDecoders.colorConversion(data: data, format: .jpeg, kind: info.pixelKind, options: options)
-        if header.isProgressive { try checkCoefficientMemory(data, path: path, scaleNumerator, options.limits) }
+        if header.isProgressive { try checkCoefficientMemory(source, scaleNumerator, options.limits) }
         if header.isProgressive, !options.failOnWarning,
             var pixels = decodeProgressiveFast(
-                data, scaleNumerator: scaleNumerator, deadline: deadline,
+                source, scaleNumerator: scaleNumerator, deadline: deadline,
                 maxBytes: options.limits.coefficientBudgetBytes)
         {
             try deadline.check(path: path)

@@ -34,11 +34,14 @@ extension ImageDecoders.JPEG {
     /// Any libjpeg warning on the reduced stream also means nil: the whole file is then decoded
     /// normally and reports its warnings as usual. Nil too once `deadline` has passed (checked in
     /// the scan loops and by libjpeg), or when the DC coefficients would take more than
-    /// `maxBytes`: the caller checks both before it falls back.
+    /// `maxBytes`: the caller checks both before it falls back. The layout and colour space are
+    /// the source's (`JPEGMarkers`), not read again.
     static func decodeProgressiveAtOneEighth(
-        _ data: [UInt8], deadline: Deadline = .never, maxBytes: Int = .max
+        _ source: ImageSource, deadline: Deadline = .never, maxBytes: Int = .max
     ) -> (pixels: [UInt8], route: ProgressiveRoute)? {
-        guard let layout = JPEGScanLayout(data), layout.frame.marker == 0xC2 else { return nil }
+        guard let info = source.jpeg, let layout = info.markers?.layout, layout.frame.marker == 0xC2 else {
+            return nil
+        }
         // libjpeg gives up after maxScans scans (jpeg_shim.c); let it say so.
         guard layout.parts.lazy.filter({ if case .scan = $0 { true } else { false } }).count <= maxScans else {
             return nil
@@ -48,7 +51,7 @@ extension ImageDecoders.JPEG {
         if sizes.allSatisfy({ $0 == 1 }) {
             guard let dc = JPEGProgressiveCoefficients.decode(layout, deadline: deadline, maxBytes: maxBytes)
             else { return nil }
-            if let pixels = JPEGDCPixels.rgba(dc, frame: frame, colorSpace: colorSpace(of: data)) {
+            if let pixels = JPEGDCPixels.rgba(dc, frame: frame, colorSpace: info.colorSpace) {
                 return (pixels, .direct)
             }
             guard let stream = JPEGTranscoder.transcode(dc, layout: layout),
@@ -75,16 +78,11 @@ extension ImageDecoders.JPEG {
     /// libjpeg's (`libjpegCoefficientBytes`), or the kept coefficients' (2 bytes each, and 8
     /// bytes of flags a block) when `decodeProgressiveFast` decodes them at 2/8 or 3/8, or
     /// nothing when the DC path serves it (1/8 with a 1×1 IDCT for every component); 0 for
-    /// sequential files, which libjpeg decodes a row of MCUs at a time. From the header alone.
-    static func coefficientBufferBytes(_ data: [UInt8], scaleNumerator: Int) -> Int {
-        guard
-            let sof = JPEGSegments(data).first(where: {
-                (0xC0...0xCF).contains($0.marker) && $0.marker != 0xC4
-                    && $0.marker != 0xC8 && $0.marker != 0xCC
-            }),
-            [0xC2, 0xC6, 0xCA, 0xCE].contains(sof.marker),
-            let frame = JPEGScanLayout.parseFrame(0xC2, sof.payload)
-        else { return 0 }
+    /// sequential files, which libjpeg decodes a row of MCUs at a time. From the frame header the
+    /// source read (`JPEGMarkers.frame`).
+    static func coefficientBufferBytes(_ source: ImageSource, scaleNumerator: Int) -> Int {
+        guard let sof = source.jpeg?.markers?.frame, [0xC2, 0xC6, 0xCA, 0xCE].contains(sof.marker) else { return 0 }
+        let frame = sof.frame
         if scaleNumerator == 1 && sof.marker == 0xC2
             && frame.components.allSatisfy({ idctSizeAtOneEighth($0, frame: frame) == 1 })
         {
@@ -103,12 +101,12 @@ extension ImageDecoders.JPEG {
     /// Throws `.overLimit` when a progressive file's coefficient buffers at `scaleNumerator`/8
     /// (`coefficientBufferBytes`, from the header) would exceed `limits.coefficientBudgetBytes`.
     static func checkCoefficientMemory(
-        _ data: [UInt8], path: String, _ scaleNumerator: Int, _ limits: ImageLimits
+        _ source: ImageSource, _ scaleNumerator: Int, _ limits: ImageLimits
     ) throws(DecodeError) {
-        let bytes = coefficientBufferBytes(data, scaleNumerator: scaleNumerator)
+        let bytes = coefficientBufferBytes(source, scaleNumerator: scaleNumerator)
         guard bytes <= limits.coefficientBudgetBytes else {
             throw .overLimit(
-                path: path,
+                path: source.path,
                 reason: "its coefficient buffers need \(bytes) bytes, over the \(limits.coefficientBudgetBytes) "
                     + "the pixel limit allows")
         }
@@ -116,14 +114,6 @@ extension ImageDecoders.JPEG {
 
     /// The scan cap of the C decoders, TK_JPEG_MAX_SCANS in CThumbKit.h (defined only there).
     static let maxScans = Int(TK_JPEG_MAX_SCANS)
-
-    /// The file's colour space as libjpeg reads it (J_COLOR_SPACE), or 0 when unreadable.
-    static func colorSpace(of data: [UInt8]) -> Int32 {
-        var raw = tk_jpeg_header()
-        var err = CodecMessage.buffer()
-        let rc = data.withUnsafeBufferPointer { tk_jpeg_read_header($0.baseAddress, $0.count, &raw, &err) }
-        return rc == 0 ? raw.color_space : 0
-    }
 
     /// The IDCT size libjpeg gives `component` at scale 1/8.
     static func idctSizeAtOneEighth(_ component: JPEGScanLayout.Component, frame: JPEGScanLayout.Frame) -> Int {
@@ -169,10 +159,10 @@ extension ImageDecoders.JPEG {
     /// on any doubt, and the caller decodes the file as usual. Nil too once `deadline` has passed
     /// or when the kept coefficients would take more than `maxBytes` (the caller checks both).
     static func decodeProgressiveReduced(
-        _ data: [UInt8], scaleNumerator: Int, deadline: Deadline = .never, maxBytes: Int = .max
+        _ source: ImageSource, scaleNumerator: Int, deadline: Deadline = .never, maxBytes: Int = .max
     ) -> [UInt8]? {
         precondition(reducedScaleNumerators.contains(scaleNumerator), "Reduced decoding is for 2/8 and 3/8.")
-        guard let layout = JPEGScanLayout(data), layout.frame.marker == 0xC2 else { return nil }
+        guard let layout = source.jpeg?.markers?.layout, layout.frame.marker == 0xC2 else { return nil }
         guard layout.parts.lazy.filter({ if case .scan = $0 { true } else { false } }).count <= maxScans else {
             return nil
         }
@@ -195,30 +185,24 @@ extension ImageDecoders.JPEG {
     /// `decodeProgressiveReduced`; nil at other scales, on any doubt, once `deadline` has passed,
     /// or over `maxBytes` of coefficients.
     static func decodeProgressiveFast(
-        _ data: [UInt8], scaleNumerator: Int, deadline: Deadline = .never, maxBytes: Int = .max
+        _ source: ImageSource, scaleNumerator: Int, deadline: Deadline = .never, maxBytes: Int = .max
     ) -> [UInt8]? {
         if scaleNumerator == 1 {
-            return decodeProgressiveAtOneEighth(data, deadline: deadline, maxBytes: maxBytes)?.pixels
+            return decodeProgressiveAtOneEighth(source, deadline: deadline, maxBytes: maxBytes)?.pixels
         }
-        if reducedScaleNumerators.contains(scaleNumerator), let frame = progressiveFrame(data),
+        if reducedScaleNumerators.contains(scaleNumerator), let frame = progressiveFrame(source),
             libjpegCoefficientBytes(frame) >= reducedMinimumBufferBytes
         {
             return decodeProgressiveReduced(
-                data, scaleNumerator: scaleNumerator, deadline: deadline, maxBytes: maxBytes)
+                source, scaleNumerator: scaleNumerator, deadline: deadline, maxBytes: maxBytes)
         }
         return nil
     }
 
-    /// The frame header of a progressive Huffman-coded file, from its header alone.
-    static func progressiveFrame(_ data: [UInt8]) -> JPEGScanLayout.Frame? {
-        guard
-            let sof = JPEGSegments(data).first(where: {
-                (0xC0...0xCF).contains($0.marker) && $0.marker != 0xC4
-                    && $0.marker != 0xC8 && $0.marker != 0xCC
-            }),
-            sof.marker == 0xC2
-        else { return nil }
-        return JPEGScanLayout.parseFrame(0xC2, sof.payload)
+    /// The frame header of a progressive Huffman-coded file (SOF2), as the source read it.
+    static func progressiveFrame(_ source: ImageSource) -> JPEGScanLayout.Frame? {
+        guard let sof = source.jpeg?.markers?.frame, sof.marker == 0xC2 else { return nil }
+        return sof.frame
     }
 
     /// The file with only the scans `keep` accepts: every segment (tables, restart interval,

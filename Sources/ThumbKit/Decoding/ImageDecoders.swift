@@ -46,10 +46,9 @@ public enum ImageDecoders {
             let numerator = scaleNumerator(forMinimumScale: minimumScale)
             return try JPEG.decode(source, options: options, scaleNumerator: numerator, deadline: deadline)
         case .webp:
-            return try WebP.decode(data, path: path, options: options, deadline: deadline)
+            return try WebP.decode(source, options: options, deadline: deadline)
         case .heic, .avif:
-            return try HEIF.decode(
-                data, format: source.header.format, path: path, options: options, deadline: deadline)
+            return try HEIF.decode(source, options: options, deadline: deadline)
         }
     }
 

@@ -8,7 +8,8 @@ import Foundation
 /// libjpeg's own decode whenever a file is not plainly well-formed. So the initialiser fails on
 /// anything irregular: no EOI, a second SOI or frame, a lossless, hierarchical or arithmetic
 /// frame, DNL, a marker libjpeg does not expect, a bad segment length, a scan before the frame,
-/// a scan naming an unknown component. Never reads outside `bytes`.
+/// a scan naming an unknown component. Never reads outside `bytes`. Made once per source, by
+/// `JPEGMarkers`.
 struct JPEGScanLayout {
     /// One frame component (SOF).
     struct Component: Equatable {
@@ -100,6 +101,7 @@ struct JPEGScanLayout {
 
     /// Walks `bytes`; nil when the file is not a plainly well-formed Huffman-coded JPEG.
     init?(_ bytes: [UInt8]) {
+        HeaderParses.record()
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var parts: [Part] = []
         var frame: Frame?

@@ -20,10 +20,11 @@ extension EncodeOptions {
     /// The keys of the synthesised encoding (the property names).
     private enum SavedKeys: String, CodingKey {
         case format, quality, subsampling, progressive, optimizeHuffman, pngCompressionLevel, background, lossless
-        case avifSpeed
+        case avifSpeed, pngFast
     }
 
-    /// Decodes options saved before `lossless` and `avifSpeed` existed too (they get defaults).
+    /// Decodes options saved before `lossless`, `avifSpeed` and `pngFast` existed too (they get
+    /// defaults).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: SavedKeys.self)
         let format = try c.decode(ImageFormat.self, forKey: .format)
@@ -32,7 +33,8 @@ extension EncodeOptions {
             subsampling: try c.decode(Subsampling.self, forKey: .subsampling),
             progressive: try c.decode(Bool.self, forKey: .progressive),
             optimizeHuffman: try c.decode(Bool.self, forKey: .optimizeHuffman),
-            pngCompressionLevel: try c.decode(Int.self, forKey: .pngCompressionLevel),
+            pngCompression: try c.decodeIfPresent(Bool.self, forKey: .pngFast) == true
+                ? .fast : .standard(level: try c.decode(Int.self, forKey: .pngCompressionLevel)),
             background: try c.decode(RGBA.self, forKey: .background),
             lossless: try c.decodeIfPresent(Bool.self, forKey: .lossless) ?? false,
             avifSpeed: try c.decodeIfPresent(Int.self, forKey: .avifSpeed) ?? Self.defaultAVIFSpeed)

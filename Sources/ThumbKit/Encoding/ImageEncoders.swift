@@ -40,12 +40,13 @@ public enum ImageEncoders {
         }
     }
 
-    /// 8-bit PNG at `options.pngCompressionLevel`: RGBA when any pixel is not opaque, else RGB;
-    /// an `sRGB` chunk, or an iCCP chunk holding `profile`.
+    /// 8-bit PNG compressed as `options.pngCompression` says: RGBA when any pixel is not opaque,
+    /// else RGB; an `sRGB` chunk, or an iCCP chunk holding `profile`.
     static func encodePNG(
         _ image: PixelBuffer, options: EncodeOptions, path: String, profile: ColorProfile? = nil
     ) throws(EncodeError) -> [UInt8] {
-        let level = Int32(options.pngCompressionLevel)
+        let level = Int32(options.pngCompression.level)
+        let fast: Int32 = options.pngCompression.isFast ? 1 : 0
         let width = UInt32(image.width)
         let height = UInt32(image.height)
         var color = tk_png_color()
@@ -60,9 +61,9 @@ public enum ImageEncoders {
         return try runEncoder(path: path) { out, size, err in
             pixels.withUnsafeBufferPointer { px in
                 icc.withUnsafeBufferPointer { iccBytes in
-                    tk_png_encode_color(
-                        px.baseAddress, width, height, channels, level, &color,
-                        icc.isEmpty ? nil : iccBytes.baseAddress, icc.count, out, size, err)
+                    tk_png_encode_text(
+                        px.baseAddress, width, height, channels, level, fast, &color,
+                        icc.isEmpty ? nil : iccBytes.baseAddress, icc.count, nil, 0, out, size, err)
                 }
             }
         }

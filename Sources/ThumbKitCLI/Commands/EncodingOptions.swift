@@ -42,7 +42,7 @@ enum EncodingOptions {
         try check(arguments, format: format)
         return EncodeOptions(
             format: format, quality: try arguments[quality], subsampling: try arguments[subsampling],
-            progressive: try arguments[progressive], pngCompressionLevel: try arguments[pngLevel],
+            progressive: try arguments[progressive], pngCompression: .standard(level: try arguments[pngLevel]),
             background: background, lossless: try arguments[lossless], avifSpeed: try arguments[avifSpeed])
     }
 

@@ -157,9 +157,9 @@ enum ColorFixtures {
         }
         let rc = image.pixels.withUnsafeBufferPointer { px in
             icc.withUnsafeBufferPointer { ic in
-                tk_png_encode_color(
-                    px.baseAddress, UInt32(image.width), UInt32(image.height), 4, 6, &color, ic.baseAddress,
-                    icc.count, &out, &size, &err)
+                tk_png_encode_text(
+                    px.baseAddress, UInt32(image.width), UInt32(image.height), 4, 6, 0, &color, ic.baseAddress,
+                    icc.count, nil, 0, &out, &size, &err)
             }
         }
         precondition(rc == 0, "test PNG encode failed")

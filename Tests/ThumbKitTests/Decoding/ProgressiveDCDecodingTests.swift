@@ -33,7 +33,7 @@ struct ProgressiveDCDecodingTests {
     ])
     func generatedFileDecodesToTheSameBytesAsTheWholeFile(_ name: String, _ route: Route) throws {
         let data = try TestImages.bytes(of: name)
-        let fast = try #require(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(data))
+        let fast = try #require(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(try ImageSource(data, path: "x.jpg")))
         #expect(fast.route == route)
         #expect(firstMismatch(fast.pixels, try Self.wholeFile(data)) == nil)
     }
@@ -52,7 +52,7 @@ struct ProgressiveDCDecodingTests {
     func corpusFileDecodesToTheSameBytesAsTheWholeFile(_ path: String, _ route: Route) throws {
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: path)
-        let fast = try #require(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(data))
+        let fast = try #require(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(try ImageSource(data, path: "x.jpg")))
         #expect(fast.route == route)
         #expect(firstMismatch(fast.pixels, try Self.wholeFile(data)) == nil)
     }
@@ -78,13 +78,13 @@ struct ProgressiveDCDecodingTests {
 
     @Test func baselineFilesAreLeftToLibjpeg() throws {
         let data = try DecodingJPEGTests.gradientJPEG()
-        #expect(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(data) == nil)
+        #expect(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(try ImageSource(data, path: "x.jpg")) == nil)
     }
 
     @Test func truncatedFileFallsBackAndWarnsAsBefore() throws {
         let data = try TestImages.bytes(of: "ycc444-progressive-restart3-75x53.jpg")
         let cut = Array(data.prefix(data.count * 7 / 10))
-        #expect(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(cut) == nil)
+        #expect(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(try ImageSource(cut, path: "x.jpg")) == nil)
         let image = try ImageDecoders.decode(cut, path: "cut.jpg", minimumScale: 0.1)
         #expect(
             image.warnings.first?.contains("Premature end") == true
@@ -111,7 +111,8 @@ struct ProgressiveDCDecodingTests {
             let index = range.lowerBound + Int(state >> 8) % range.count
             var damaged = data
             damaged[index] ^= UInt8(1 << (state % 8))
-            guard let fast = ImageDecoders.JPEG.decodeProgressiveAtOneEighth(damaged) else {
+            guard let fast = ImageDecoders.JPEG.decodeProgressiveAtOneEighth(try ImageSource(damaged, path: "x.jpg"))
+            else {
                 fellBack += 1
                 _ = try? ImageDecoders.decode(damaged, path: "damaged.jpg", minimumScale: 0.1)
                 continue

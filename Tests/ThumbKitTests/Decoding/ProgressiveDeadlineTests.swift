@@ -22,7 +22,7 @@ struct ProgressiveDeadlineTests {
         let layout = try #require(JPEGScanLayout(data))
         #expect(layout.parts.filter { if case .scan = $0 { true } else { false } }.count == 883)
         // The DC route reads only the DC scan; libjpeg, reading all 883, agrees.
-        let fast = try #require(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(data))
+        let fast = try #require(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(try ImageSource(data, path: "x.jpg")))
         #expect(fast.pixels.count == 512 * 384 * 4 && fast.pixels.allSatisfy { $0 == 128 || $0 == 255 })
         let libjpeg = ImageDecoders.JPEG.libjpegDecode(
             data, width: 4096, height: 3072, scaleNumerator: 1, blockSmoothing: false, failOnWarning: true)
@@ -39,10 +39,13 @@ struct ProgressiveDeadlineTests {
 
     @Test func bothFastRoutesStopAtAPassedDeadline() throws {
         let data = try TestImages.bytes(of: Self.name)
-        #expect(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(data, deadline: Self.passed) == nil)
+        #expect(
+            ImageDecoders.JPEG.decodeProgressiveAtOneEighth(try ImageSource(data, path: "x.jpg"), deadline: Self.passed)
+                == nil)
         for numerator in [2, 3] {
             #expect(
-                ImageDecoders.JPEG.decodeProgressiveFast(data, scaleNumerator: numerator, deadline: Self.passed) == nil)
+                ImageDecoders.JPEG.decodeProgressiveFast(
+                    try ImageSource(data, path: "x.jpg"), scaleNumerator: numerator, deadline: Self.passed) == nil)
         }
     }
 
@@ -95,9 +98,9 @@ struct ProgressiveDeadlineTests {
         let small = ImageLimits(maxPixels: 1)
         #expect(small.coefficientBudgetBytes == 16 << 20)
         #expect(throws: DecodeError.self) {
-            try ImageDecoders.JPEG.checkCoefficientMemory(data, path: "x.jpg", 8, small)
+            try ImageDecoders.JPEG.checkCoefficientMemory(try ImageSource(data, path: "x.jpg"), 8, small)
         }
-        try ImageDecoders.JPEG.checkCoefficientMemory(data, path: "x.jpg", 8, ImageLimits())
+        try ImageDecoders.JPEG.checkCoefficientMemory(try ImageSource(data, path: "x.jpg"), 8, ImageLimits())
         #expect(ImageLimits().coefficientBudgetBytes == ImageLimits.defaultMaxPixels * 8)
     }
 }

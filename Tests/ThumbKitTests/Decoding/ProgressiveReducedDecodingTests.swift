@@ -25,7 +25,9 @@ struct ProgressiveReducedDecodingTests {
     func generatedFileDecodesToTheSameBytesAsTheWholeFile(_ name: String) throws {
         let data = try TestImages.bytes(of: name)
         for numerator in 2...3 {
-            let reduced = try #require(ImageDecoders.JPEG.decodeProgressiveReduced(data, scaleNumerator: numerator))
+            let reduced = try #require(
+                ImageDecoders.JPEG.decodeProgressiveReduced(
+                    try ImageSource(data, path: "x.jpg"), scaleNumerator: numerator))
             #expect(reduced == (try Self.wholeFile(data, numerator: numerator)), "\(numerator)/8")
         }
     }
@@ -41,7 +43,9 @@ struct ProgressiveReducedDecodingTests {
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: path)
         for numerator in 2...3 {
-            let reduced = try #require(ImageDecoders.JPEG.decodeProgressiveReduced(data, scaleNumerator: numerator))
+            let reduced = try #require(
+                ImageDecoders.JPEG.decodeProgressiveReduced(
+                    try ImageSource(data, path: "x.jpg"), scaleNumerator: numerator))
             #expect(reduced == (try Self.wholeFile(data, numerator: numerator)), "\(numerator)/8")
         }
     }
@@ -50,8 +54,10 @@ struct ProgressiveReducedDecodingTests {
         // No AC scan at all: libjpeg's block smoothing would invent AC values, so no reduced path.
         guard TestCorpus.requireCorpus() else { return }
         let data = try TestCorpus.bytes(of: "jpeg/jpeg-decoder/progressive-missing-ac.jpg")
-        #expect(ImageDecoders.JPEG.decodeProgressiveReduced(data, scaleNumerator: 2) == nil)
-        #expect(ImageDecoders.JPEG.decodeProgressiveReduced(data, scaleNumerator: 3) == nil)
+        #expect(
+            ImageDecoders.JPEG.decodeProgressiveReduced(try ImageSource(data, path: "x.jpg"), scaleNumerator: 2) == nil)
+        #expect(
+            ImageDecoders.JPEG.decodeProgressiveReduced(try ImageSource(data, path: "x.jpg"), scaleNumerator: 3) == nil)
     }
 
     @Test func corruptACDataEitherFallsBackOrStillMatchesTheWholeFile() throws {
@@ -72,7 +78,10 @@ struct ProgressiveReducedDecodingTests {
             let index = range.lowerBound + Int(state >> 8) % range.count
             var damaged = data
             damaged[index] ^= UInt8(1 << (state % 8))
-            guard let reduced = ImageDecoders.JPEG.decodeProgressiveReduced(damaged, scaleNumerator: 3) else {
+            guard
+                let reduced = ImageDecoders.JPEG.decodeProgressiveReduced(
+                    try ImageSource(damaged, path: "x.jpg"), scaleNumerator: 3)
+            else {
                 fellBack += 1
                 continue
             }
@@ -99,20 +108,23 @@ struct ProgressiveReducedDecodingTests {
     @Test(.needsCorpus, .tags(.corpus)) func smallFilesStayWithLibjpegAndBigOnesAreDecodedReduced() throws {
         // The reduced path only pays off in memory: below 16 MiB of libjpeg buffer it is not used.
         let small = try TestImages.bytes(of: "ycc444-progressive-restart3-75x53.jpg")
-        #expect(ImageDecoders.JPEG.decodeProgressiveFast(small, scaleNumerator: 3) == nil)
-        let frame = try #require(ImageDecoders.JPEG.progressiveFrame(small))
         #expect(
-            ImageDecoders.JPEG.coefficientBufferBytes(small, scaleNumerator: 3)
+            ImageDecoders.JPEG.decodeProgressiveFast(try ImageSource(small, path: "x.jpg"), scaleNumerator: 3) == nil)
+        let frame = try #require(ImageDecoders.JPEG.progressiveFrame(try ImageSource(small, path: "x.jpg")))
+        #expect(
+            ImageDecoders.JPEG.coefficientBufferBytes(try ImageSource(small, path: "x.jpg"), scaleNumerator: 3)
                 == ImageDecoders.JPEG.libjpegCoefficientBytes(frame))
-        #expect(ImageDecoders.JPEG.coefficientBufferBytes(small, scaleNumerator: 1) == 0)
+        #expect(
+            ImageDecoders.JPEG.coefficientBufferBytes(try ImageSource(small, path: "x.jpg"), scaleNumerator: 1) == 0)
         guard TestCorpus.requireCorpus() else { return }
         let big = try TestCorpus.bytes(of: "photos/lomiri16_aitzgorri_by_Aitzol_Berasategi.jpg")
-        let bigFrame = try #require(ImageDecoders.JPEG.progressiveFrame(big))
+        let bigFrame = try #require(ImageDecoders.JPEG.progressiveFrame(try ImageSource(big, path: "x.jpg")))
         #expect(ImageDecoders.JPEG.libjpegCoefficientBytes(bigFrame) >= ImageDecoders.JPEG.reducedMinimumBufferBytes)
         #expect(
-            ImageDecoders.JPEG.coefficientBufferBytes(big, scaleNumerator: 3) * 4
+            ImageDecoders.JPEG.coefficientBufferBytes(try ImageSource(big, path: "x.jpg"), scaleNumerator: 3) * 4
                 < ImageDecoders.JPEG.libjpegCoefficientBytes(bigFrame))
         #expect(
-            ImageDecoders.JPEG.decodeProgressiveFast(big, scaleNumerator: 3) == (try Self.wholeFile(big, numerator: 3)))
+            ImageDecoders.JPEG.decodeProgressiveFast(try ImageSource(big, path: "x.jpg"), scaleNumerator: 3)
+                == (try Self.wholeFile(big, numerator: 3)))
     }
 }

@@ -44,8 +44,10 @@ struct EncodingTests {
 
     @Test func pngCompressionLevelChangesTheSize() throws {
         let image = Self.sample(alpha: true)
-        let stored = try ImageEncoders.encode(image, options: EncodeOptions(format: .png, pngCompressionLevel: 0))
-        let best = try ImageEncoders.encode(image, options: EncodeOptions(format: .png, pngCompressionLevel: 9))
+        let stored = try ImageEncoders.encode(
+            image, options: EncodeOptions(format: .png, pngCompression: .standard(level: 0)))
+        let best = try ImageEncoders.encode(
+            image, options: EncodeOptions(format: .png, pngCompression: .standard(level: 9)))
         #expect(stored.count > image.pixels.count)  // level 0 stores the rows uncompressed
         #expect(best.count < stored.count)
         #expect(try ImageDecoders.decode(stored, path: "s").buffer == ImageDecoders.decode(best, path: "b").buffer)

@@ -24,7 +24,7 @@ struct PNGTextChunksTests {
         var image = GeneratedImages.pixels(width: 64, height: 48, seed: 7)
         for i in stride(from: 3, to: image.pixels.count, by: 12) { image.pixels[i] = UInt8(i % 256) }  // some alpha
         let text = PNGTextChunks([.init("Thumb::URI", "file:///tmp/x.jpg"), .init("Thumb::MTime", "1")])
-        let fast = try ImageEncoders.encodePNGRGBA(image, text: text, fast: true)
+        let fast = try ImageEncoders.encodePNGRGBA(image, text: text, compression: .fast)
         let standard = try ImageEncoders.encodePNGRGBA(image, text: text)
         #expect(fast != standard)  // Paeth rows and Z_RLE: not the default stream
         #expect(fast[24] == 8 && fast[25] == 6 && fast[28] == 0)
