@@ -123,11 +123,13 @@ struct ModernFormatNclxTests {
             LittleCMS.shared.rgbProfile(
                 white: (0.3127, 0.3290), red: (0.708, 0.292), green: (0.170, 0.797), blue: (0.131, 0.046),
                 exponent: 2.2))
-        let iccFile = fixtures.folder.appendingPathComponent("bt2020-g22.icc")
+        let name = "icc-nclx-" + cicp.replacingOccurrences(of: "/", with: "-")
+        // One profile file per case: the cases run in parallel, and each profile carries its own
+        // creation time, so a shared file could hold another case's bytes.
+        let iccFile = fixtures.folder.appendingPathComponent("bt2020-g22-\(name).icc")
         try Data(icc).write(to: iccFile)
         let wide = Self.convert(
             photo, matrix: Self.gamuts[0].matrix, decode: Self.srgbToLinear, encode: { pow($0, 1 / 2.2) })
-        let name = "icc-nclx-" + cicp.replacingOccurrences(of: "/", with: "-")
         let path = try Self.avif(wide, name, in: fixtures, extra: ["--icc", iccFile.path, "--cicp", cicp])
         let parsed = try ImageDecoders.HEIF.parse(
             try fixtures.bytes("\(name).avif"), format: .avif, path: path, limits: ImageLimits())
