@@ -46,25 +46,14 @@ extension ImageDecoders {
         static func decode(
             _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never
         ) throws(DecodeError) -> DecodedImage {
+            let start = try begin(source, options: options, scaleNumerator: scaleNumerator, deadline: deadline)
             let (data, path, info) = try jpegParts(source)
-            let header = info.header
-            try options.limits.check(width: header.width, height: header.height, path: path)
-            let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
-            let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
-            // Progressive at 1/8, 2/8, 3/8: decode only what reaches the output (see
-            // ImageDecoders+ProgressiveDC.swift); at 1/8 smoothing off on both paths so they agree.
+            let (header, width, height) = (info.header, start.width, start.height)
             var pixels: [UInt8]
             var warnings: [String] = []
-            if header.isProgressive { try checkCoefficientMemory(source, scaleNumerator, options.limits) }
-            if header.isProgressive, !options.failOnWarning,
-                let fast = decodeProgressiveFast(
-                    source, scaleNumerator: scaleNumerator, deadline: deadline,
-                    maxBytes: options.limits.coefficientBudgetBytes)
-            {
-                try deadline.check(path: path)
+            if let fast = start.fast {
                 pixels = fast
             } else {
-                try deadline.check(path: path)  // the fast path may have stopped for it
                 (pixels, warnings) = try decodeWithLibjpeg(
                     data, path: path, options: options, width: header.width, height: header.height,
                     scaleNumerator: scaleNumerator, blockSmoothing: !(scaleNumerator == 1 && header.isProgressive),
@@ -77,6 +66,34 @@ extension ImageDecoders {
                 buffer: PixelBuffer(width: width, height: height, pixels: pixels),
                 header: header, scaleNumerator: scaleNumerator, warnings: warnings,
                 colorProfile: color.profile, colorWarnings: color.warnings)
+        }
+
+        /// What both sinks (``decode(_:options:scaleNumerator:deadline:)`` and
+        /// ``decodeRows(_:options:scaleNumerator:deadline:consume:)``) do before libjpeg: the
+        /// limits on the full size, the scaled size, a progressive file's coefficient-memory
+        /// check, then its fast path at 1/8, 2/8 or 3/8, which decodes only what reaches the
+        /// output (ImageDecoders+ProgressiveDC.swift; at 1/8 smoothing is off on both paths, so
+        /// they agree). `fast` is that path's image, or nil when libjpeg must decode; either way
+        /// the deadline has been checked after it (the fast path may have stopped for it).
+        static func begin(
+            _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline
+        ) throws(DecodeError) -> (width: Int, height: Int, fast: [UInt8]?) {
+            let (_, path, info) = try jpegParts(source)
+            let header = info.header
+            try options.limits.check(width: header.width, height: header.height, path: path)
+            let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
+            let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
+            var fast: [UInt8]? = nil
+            if header.isProgressive {
+                try checkCoefficientMemory(source, scaleNumerator, options.limits)
+                if !options.failOnWarning {
+                    fast = decodeProgressiveFast(
+                        source, scaleNumerator: scaleNumerator, deadline: deadline,
+                        maxBytes: options.limits.coefficientBudgetBytes)
+                }
+            }
+            try deadline.check(path: path)
+            return (width, height, fast)
         }
 
         /// The bytes, path and JPEG header of a JPEG source (a programming error for another format).

@@ -11,19 +11,11 @@ extension ImageDecoders.JPEG {
         _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never,
         consume: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(DecodeError) -> ImageDecoders.StreamedDecode {
+        let start = try begin(source, options: options, scaleNumerator: scaleNumerator, deadline: deadline)
         let (data, path, info) = try jpegParts(source)
-        let header = info.header
-        try options.limits.check(width: header.width, height: header.height, path: path)
-        let width = ImageDecoders.scaledLength(header.width, numerator: scaleNumerator)
-        let height = ImageDecoders.scaledLength(header.height, numerator: scaleNumerator)
+        let (header, width, height) = (info.header, start.width, start.height)
         let color = ImageDecoders.colorConversion(data: data, format: .jpeg, kind: info.pixelKind, options: options)
-        if header.isProgressive { try checkCoefficientMemory(source, scaleNumerator, options.limits) }
-        if header.isProgressive, !options.failOnWarning,
-            var pixels = decodeProgressiveFast(
-                source, scaleNumerator: scaleNumerator, deadline: deadline,
-                maxBytes: options.limits.coefficientBudgetBytes)
-        {
-            try deadline.check(path: path)
+        if var pixels = start.fast {
             color.apply(&pixels)
             pixels.withUnsafeBufferPointer { all in
                 for y in 0..<height {
@@ -32,7 +24,6 @@ extension ImageDecoders.JPEG {
             }
             return ImageDecoders.StreamedDecode(warnings: [], color: color.outcome)
         }
-        try deadline.check(path: path)  // the fast path may have stopped for it
         let warnings = try readRows(
             data, path: path, options: options, scaleNumerator: scaleNumerator,
             blockSmoothing: !(scaleNumerator == 1 && header.isProgressive), deadline: deadline
