@@ -30,11 +30,3 @@ package final class GuardedConnection: Sendable {
         return try connection.transaction(write: write) { try body(connection) }
     }
 }
-
-extension Duration {
-    /// The duration in whole milliseconds, clamped to 0…`Int32.max` (a busy or lock timeout).
-    package var timeoutMilliseconds: Int32 {
-        let (seconds, attoseconds) = components
-        return Int32(max(0, min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
-    }
-}

@@ -75,8 +75,7 @@ extension PostgresConnection {
             guard remaining > .zero else { return nil }
             let socket = PQsocket(handle)
             guard socket >= 0 else { throw connectionError("connection lost") }
-            let (seconds, attoseconds) = remaining.components
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(clamping: remaining.milliseconds + 1)
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)
             if ready < 0 {
