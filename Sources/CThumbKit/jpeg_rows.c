@@ -29,7 +29,8 @@ static void tk_jpeg_rows_free(struct tk_jpeg_rows *r) {
 
 tk_jpeg_rows *tk_jpeg_rows_begin(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
                                  int fail_on_warning, uint64_t deadline_ns, uint32_t *out_width,
-                                 uint32_t *out_height, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]) {
+                                 uint32_t *out_height, uint64_t *block_visits, char warn[TK_ERR_LEN],
+                                 char err[TK_ERR_LEN]) {
     tk_jpeg_copy(warn, "");
     tk_jpeg_copy(err, "");
     if (data == NULL || size == 0 || scale_num < 1 || scale_num > 8) {
@@ -43,9 +44,11 @@ tk_jpeg_rows *tk_jpeg_rows_begin(const uint8_t *data, size_t size, int scale_num
     }
     tk_jpeg_init_error(&r->jerr, r->error, r->warning, fail_on_warning);
     r->cinfo.err = &r->jerr.pub;
+    if (block_visits != NULL) *block_visits = 0;
     if (setjmp(r->jerr.jump)) {
         tk_jpeg_copy(err, r->error);
         tk_jpeg_copy(warn, r->warning);
+        if (block_visits != NULL) *block_visits = r->progress.block_visits;
         tk_jpeg_rows_free(r);
         return NULL;
     }
@@ -72,6 +75,7 @@ tk_jpeg_rows *tk_jpeg_rows_begin(const uint8_t *data, size_t size, int scale_num
     }
     // For a progressive file this reads every scan into the coefficient buffer.
     jpeg_start_decompress(&r->cinfo);
+    if (block_visits != NULL) *block_visits = r->progress.block_visits;
     if (out_width != NULL) *out_width = r->cinfo.output_width;
     if (out_height != NULL) *out_height = r->cinfo.output_height;
     return r;

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <jerror.h>
+#include <jpegint.h>  // DSTATE_*: which phase of the decode the progress monitor is called in
 
 void tk_jpeg_copy(char *dst, const char *msg) {
     if (dst == NULL) return;
@@ -67,12 +68,45 @@ static uint64_t tk_jpeg_now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+// While a multi-scan file is read (jpeg_start_decompress, jpeg_read_coefficients), libjpeg
+// calls the monitor once before each iMCU row of the current scan, which visits
+// v_samp_factor block rows of each of the scan's components.
+static uint64_t tk_jpeg_row_blocks(j_decompress_ptr cinfo) {
+    uint64_t blocks = 0;
+    for (int ci = 0; ci < cinfo->comps_in_scan; ci++) {
+        const jpeg_component_info *c = cinfo->cur_comp_info[ci];
+        if (c != NULL) blocks += (uint64_t)c->width_in_blocks * (uint64_t)c->v_samp_factor;
+    }
+    return blocks;
+}
+
+static uint64_t tk_jpeg_image_blocks(j_decompress_ptr cinfo) {
+    uint64_t blocks = 0;
+    for (int ci = 0; ci < cinfo->num_components; ci++) {
+        const jpeg_component_info *c = &cinfo->comp_info[ci];
+        blocks += (uint64_t)c->width_in_blocks * (uint64_t)c->height_in_blocks;
+    }
+    return blocks;
+}
+
 static void tk_jpeg_progress_monitor(j_common_ptr common) {
     tk_jpeg_progress *p = (tk_jpeg_progress *)common->progress;
     if (p->cinfo->input_scan_number > TK_JPEG_MAX_SCANS) {
         tk_jpeg_error *e = (tk_jpeg_error *)common->err;
         snprintf(e->err, TK_ERR_LEN, "progressive JPEG has more than %d scans", TK_JPEG_MAX_SCANS);
         longjmp(e->jump, 1);
+    }
+    // Between scans the monitor is called once more before the next SOS is read, with the row
+    // counter at the end of the scan just read: that call reads markers, not blocks.
+    if ((p->cinfo->global_state == DSTATE_PRELOAD || p->cinfo->global_state == DSTATE_RDCOEFS) &&
+        p->cinfo->input_iMCU_row < p->cinfo->total_iMCU_rows) {
+        p->block_visits += tk_jpeg_row_blocks(p->cinfo);
+        if (p->block_visits > TK_JPEG_MAX_SCAN_PASSES * tk_jpeg_image_blocks(p->cinfo)) {
+            tk_jpeg_error *e = (tk_jpeg_error *)common->err;
+            snprintf(e->err, TK_ERR_LEN, "progressive JPEG needs more than %d passes over its blocks",
+                     TK_JPEG_MAX_SCAN_PASSES);
+            longjmp(e->jump, 1);
+        }
     }
     // The per-image time budget; a vDSO clock read per call is far below the row's own cost.
     if (p->deadline_ns != 0 && tk_jpeg_now_ns() >= p->deadline_ns) {
@@ -88,6 +122,7 @@ void tk_jpeg_start(j_decompress_ptr cinfo, tk_jpeg_progress *progress, const uin
     progress->pub.progress_monitor = tk_jpeg_progress_monitor;
     progress->cinfo = cinfo;
     progress->deadline_ns = 0;
+    progress->block_visits = 0;
     cinfo->progress = &progress->pub;
     jpeg_mem_src(cinfo, data, (unsigned long)size);
     jpeg_read_header(cinfo, TRUE);

@@ -126,6 +126,14 @@ typedef struct {
 /// its own. The one definition: the Swift progressive DC path reads it from here.
 #define TK_JPEG_MAX_SCANS 1000
 
+/// The most work a multi-scan JPEG may cost while libjpeg reads its scans, in passes: block
+/// visits (each scan visits every block of its components) over the image's blocks. Real
+/// progressive files take 4-6 (libjpeg's and Pillow's scripts; the shared corpus's largest is
+/// 6), so 16 leaves room for any sane encoder; a 51 KB file of 883 scans would otherwise cost
+/// 883 passes (5 s at 12 MP, whatever the scale). Past it the decode fails ("progressive JPEG
+/// needs more than 16 passes over its blocks"). The one definition: Swift reads it from here.
+#define TK_JPEG_MAX_SCAN_PASSES 16
+
 /// Reads the JPEG header (markers up to the first SOS) from memory.
 int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, char err[TK_ERR_LEN]);
 
@@ -154,14 +162,17 @@ typedef struct tk_jpeg_rows tk_jpeg_rows;
 /// CLOCK_MONOTONIC time in nanoseconds (0: none), checked by libjpeg's progress monitor (every
 /// output row, and every iMCU row while a multi-scan file is read) in this and every later
 /// call; past it the call fails with "time limit exceeded". Guards: more than
-/// TK_JPEG_MAX_SCANS scans fail, and libjpeg may use at most 2 GiB.
+/// TK_JPEG_MAX_SCANS scans or TK_JPEG_MAX_SCAN_PASSES passes fail, and libjpeg may use at
+/// most 2 GiB. The block visits made while reading the scans go to *block_visits (may be NULL),
+/// on failure too: what the decode cost, for tests that bound it by counting work.
 /// The decoder reads `data` in place and keeps the pointer: the bytes must stay valid and
 /// unmoved until tk_jpeg_rows_finish. Returns NULL with `err` (and `warn`) on failure. Every
 /// non-NULL result must be passed to tk_jpeg_rows_finish. A whole-image decode is the caller's
 /// loop over tk_jpeg_rows_next.
 tk_jpeg_rows *tk_jpeg_rows_begin(const uint8_t *data, size_t size, int scale_num, int block_smoothing,
                                  int fail_on_warning, uint64_t deadline_ns, uint32_t *out_width,
-                                 uint32_t *out_height, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);
+                                 uint32_t *out_height, uint64_t *block_visits, char warn[TK_ERR_LEN],
+                                 char err[TK_ERR_LEN]);
 
 /// Decodes the next row, top-down, into `dst` (exactly out_width*4 bytes: RGBA, or CMYK for
 /// CMYK/YCCK files). After a failure no further row can be read.

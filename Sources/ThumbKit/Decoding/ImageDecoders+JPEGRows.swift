@@ -54,12 +54,15 @@ extension ImageDecoders.JPEG {
         var outWidth: UInt32 = 0
         var outHeight: UInt32 = 0
         var warningCount: Int32 = 0
+        var blockVisits: UInt64 = 0
+        defer { JPEGBlockVisits.record(Int(clamping: blockVisits)) }
         // The decoder reads `data` in place: the array must stay put until finish.
         return try data.withUnsafeBufferPointer { (src) throws(DecodeError) -> [String] in
             guard
                 let rows = tk_jpeg_rows_begin(
                     src.baseAddress, src.count, Int32(scaleNumerator), blockSmoothing ? 1 : 0,
-                    options.failOnWarning ? 1 : 0, deadline.shimValue, &outWidth, &outHeight, &warn, &err)
+                    options.failOnWarning ? 1 : 0, deadline.shimValue, &outWidth, &outHeight, &blockVisits,
+                    &warn, &err)
             else {
                 throw ImageDecoders.shimFailure(
                     warning: CodecMessage.text(warn), error: CodecMessage.text(err), options: options,

@@ -115,6 +115,10 @@ extension ImageDecoders.JPEG {
     /// The scan cap of the C decoders, TK_JPEG_MAX_SCANS in CThumbKit.h (defined only there).
     static let maxScans = Int(TK_JPEG_MAX_SCANS)
 
+    /// The work cap of the C decoders in passes over the blocks, TK_JPEG_MAX_SCAN_PASSES in
+    /// CThumbKit.h (defined only there).
+    static let maxScanPasses = Int(TK_JPEG_MAX_SCAN_PASSES)
+
     /// The IDCT size libjpeg gives `component` at scale 1/8.
     static func idctSizeAtOneEighth(_ component: JPEGScanLayout.Component, frame: JPEGScanLayout.Frame) -> Int {
         idctSize(component, frame: frame, scaleNumerator: 1)

@@ -65,7 +65,8 @@ struct JPEGProgressiveCoefficients {
     }
 
     /// Decodes what `kept` asks for from a progressive `layout` (DC only when nil); nil on any
-    /// doubt (see the type's notes). With AC kept, the file must also be complete (every
+    /// doubt (see the type's notes), and when the scans it would walk take more than
+    /// `TK_JPEG_MAX_SCAN_PASSES` passes over the blocks. With AC kept, the file must also be complete (every
     /// coefficient of every component fully refined), so that libjpeg's block smoothing,
     /// which the whole-file decode applies, would not change it. Also nil, before anything is
     /// allocated, when the coefficients and flags would take more than `maxBytes`, and as soon
@@ -79,6 +80,12 @@ struct JPEGProgressiveCoefficients {
         let kept = kept ?? Array(repeating: [0], count: count)
         precondition(kept.count == count && kept.allSatisfy { $0.first == 0 }, "Every component keeps its DC.")
         let decodesAC = kept.contains { $0.count > 1 }
+        // The scans walked here (AC scans are skipped unread when only DC is kept) may cost no
+        // more passes than libjpeg allows itself: past that, libjpeg refuses the file.
+        guard
+            layout.blockPasses(walking: { decodesAC || $0.ss == 0 })
+                <= Double(ImageDecoders.JPEG.maxScanPasses)
+        else { return nil }
         var offsets: [Int] = []
         var total = 0
         var bytes = 0

@@ -61,6 +61,9 @@ struct JPEGScanLayout {
             return (samples + 7) / 8
         }
 
+        /// The blocks of every component together (what one pass over the image visits).
+        var blockCount: Int { components.indices.reduce(0) { $0 + blocksWide($1) * blocksHigh($1) } }
+
         /// Blocks across and down of component `c` padded to whole MCUs (interleaved scans
         /// also code these padding blocks).
         func paddedBlocksWide(_ c: Int) -> Int { mcusPerRow * components[c].h }
@@ -98,6 +101,20 @@ struct JPEGScanLayout {
     let bytes: [UInt8]
     let frame: Frame
     let parts: [Part]
+
+    /// The work of reading the scans `walked` selects, in passes: the blocks they visit (every
+    /// block of each scan's components) over the image's blocks. libjpeg gives up past
+    /// `TK_JPEG_MAX_SCAN_PASSES` (jpeg_shim.c); the Swift scan loops hold to the same bound.
+    func blockPasses(walking walked: (Scan) -> Bool) -> Double {
+        let blocks = frame.components.indices.map { frame.blocksWide($0) * frame.blocksHigh($0) }
+        let total = frame.blockCount
+        guard total > 0 else { return 0 }
+        var visits = 0
+        for case .scan(let scan) in parts where walked(scan) {
+            visits += scan.components.reduce(0) { $0 + blocks[$1] }
+        }
+        return Double(visits) / Double(total)
+    }
 
     /// Walks `bytes`; nil when the file is not a plainly well-formed Huffman-coded JPEG.
     init?(_ bytes: [UInt8]) {

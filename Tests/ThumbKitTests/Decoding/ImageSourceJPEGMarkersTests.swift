@@ -40,9 +40,9 @@ struct ImageSourceJPEGMarkersTests {
     }
 
     @Test func theReducedPathAndItsEstimateShareOneLayout() throws {
-        // 4096×3072 with 883 scans: libjpeg would need 24 MiB, so 2/8 and 3/8 take the reduced path.
-        let name = ProgressiveDeadlineTests.name
-        let source = try ImageSource(TestImages.bytes(of: name), path: name)
+        // 4096×3072 4:2:0 in libjpeg's standard 10 scans: libjpeg would need 36 MiB, so 2/8 and
+        // 3/8 take the reduced path.
+        let source = try ImageSource(JPEGScanWorkTests.valid(), path: "valid.jpg")
         let walks = try HeaderParses.counted {
             #expect(ImageDecoders.JPEG.coefficientBufferBytes(source, scaleNumerator: 3) > 0)
             let image = try ImageDecoders.JPEG.decode(source, options: DecodeOptions(), scaleNumerator: 3)

@@ -159,7 +159,7 @@ struct LimitTests {
                 var warnings: Int32 = 0
                 guard
                     let rows = tk_jpeg_rows_begin(
-                        src.baseAddress, src.count, 8, 1, 0, deadline, &width, &height, &warn, &err)
+                        src.baseAddress, src.count, 8, 1, 0, deadline, &width, &height, nil, &warn, &err)
                 else { return (-1, 0, 0, CodecMessage.text(err)) }
                 var row = [UInt8](repeating: 0, count: Int(width) * 4)
                 for _ in 0..<height where tk_jpeg_rows_next(rows, &row, row.count, &err) != 0 {

@@ -21,12 +21,13 @@ struct ProgressiveDeadlineTests {
         #expect(header.width == 4096 && header.height == 3072 && header.isProgressive)
         let layout = try #require(JPEGScanLayout(data))
         #expect(layout.parts.filter { if case .scan = $0 { true } else { false } }.count == 883)
-        // The DC route reads only the DC scan; libjpeg, reading all 883, agrees.
+        // The DC route reads only the DC scan; libjpeg, which would read all 883, gives up after
+        // 16 passes over the blocks (JPEGScanWorkTests).
         let fast = try #require(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(try ImageSource(data, path: "x.jpg")))
         #expect(fast.pixels.count == 512 * 384 * 4 && fast.pixels.allSatisfy { $0 == 128 || $0 == 255 })
         let libjpeg = ImageDecoders.JPEG.libjpegDecode(
             data, width: 4096, height: 3072, scaleNumerator: 1, blockSmoothing: false, failOnWarning: true)
-        #expect(libjpeg == fast.pixels)
+        #expect(libjpeg == nil)
     }
 
     @Test func theCoefficientDecoderStopsAtAPassedDeadline() throws {
