@@ -17,7 +17,9 @@ let package = Package(
         .executableTarget(name: "FuzzHeader", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzDecode", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzExif", dependencies: ["FuzzSupport"]),
-        .executableTarget(name: "FuzzCatalogImport", dependencies: ["FuzzSupport"]),
+        .executableTarget(
+            name: "FuzzCatalogImport",
+            dependencies: ["FuzzSupport", .product(name: "ThumbKitCatalog", package: "ThumbKit")]),
     ],
     swiftLanguageModes: [.v6]
 )

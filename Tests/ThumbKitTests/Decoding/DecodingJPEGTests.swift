@@ -150,10 +150,9 @@ struct DecodingJPEGTests {
         #expect(!fine.warnings.isEmpty)
         // Each repeat visits every luma block again: the work cap (16 passes) stops it long
         // before the scan cap (1000 scans) would.
+        let reason = "progressive JPEG needs more than 16 passes over its blocks"
         for times in [100, 1000] {
-            #expect(
-                throws: DecodeError.corrupt(path: "p.jpg", reason: "progressive JPEG needs more than 16 passes over its blocks")
-            ) {
+            #expect(throws: DecodeError.corrupt(path: "p.jpg", reason: reason)) {
                 try ImageDecoders.decode(repeatingLastScan(times), path: "p.jpg")
             }
         }
