@@ -83,8 +83,8 @@ extension ImageDecoders {
 
         /// Checks the limits, then decodes the primary image into a buffer of exactly w×h×4
         /// bytes. heif_decode_image is one call that cannot be interrupted, so the deadline is
-        /// checked before and after it: an image can overrun the time limit by one decode, which
-        /// the pixel limit bounds (about 1 s per 12 MP here).
+        /// checked before and after it, and a decode that would surely outlast the deadline or
+        /// the memory budget is refused before it starts (`UninterruptibleDecodeCost`).
         ///
         /// The header, profile and nclx colour are the ones `source` read, unless `options` has a
         /// smaller `maxDimension` than `headerLimits`: libheif then reads the header again with it
@@ -103,6 +103,8 @@ extension ImageDecoders {
             try options.limits.check(width: header.width, height: header.height, path: path)
             if let refusal = parsed.colorRefusal { throw .unsupported(path: path, reason: refusal) }
             try deadline.check(path: path)
+            try UninterruptibleDecodeCost.heif.check(
+                width: header.width, height: header.height, limits: options.limits, deadline: deadline, path: path)
             let count = header.width * header.height * 4
             var err = CodecMessage.buffer()
             var rc: Int32 = -1

@@ -49,6 +49,8 @@ extension ImageDecoders {
             let (data, path, header) = (source.bytes, source.path, parsed.header)
             try options.limits.check(width: header.width, height: header.height, path: path)
             try deadline.check(path: path)
+            try UninterruptibleDecodeCost.webp.check(
+                width: header.width, height: header.height, limits: options.limits, deadline: deadline, path: path)
             let count = header.width * header.height * 4
             var err = CodecMessage.buffer()
             var rc: Int32 = -1

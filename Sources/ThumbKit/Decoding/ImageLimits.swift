@@ -48,6 +48,15 @@ public struct ImageLimits: Sendable, Hashable, Codable {
         return overflow ? .max : max(bytes, 16 << 20)
     }
 
+    /// The most one decode that cannot be interrupted (libheif's, libwebp's) may take at its
+    /// peak: 6 bytes a pixel of `maxPixels` (1.5 GiB by default), room for the RGBA image and
+    /// half as much again of the library's own buffers. `UninterruptibleDecodeCost` refuses a
+    /// decode estimated above it before it starts.
+    public var uninterruptibleDecodeBudgetBytes: Int {
+        let (bytes, overflow) = maxPixels.multipliedReportingOverflow(by: 6)
+        return overflow ? .max : bytes
+    }
+
     /// A deadline `maxSeconds` from now (`Deadline.never` when there is no time limit).
     public func deadline() -> Deadline { Deadline(seconds: maxSeconds) }
 
