@@ -26,12 +26,15 @@ typedef struct {
     int fail_on_warning;
 } tk_jpeg_error;
 
-/// The progress monitor: enforces TK_JPEG_MAX_SCANS, TK_JPEG_MAX_SCAN_PASSES and the deadline.
+/// The progress monitor: enforces TK_JPEG_MAX_SCANS, TK_JPEG_MAX_SCAN_PASSES,
+/// TK_JPEG_MAX_PASSES_AFTER_CORRUPTION and the deadline.
 typedef struct {
     struct jpeg_progress_mgr pub;
     j_decompress_ptr cinfo;
     uint64_t deadline_ns;   // CLOCK_MONOTONIC; 0: no deadline
     uint64_t block_visits;  // blocks the scans read so far have visited (an iMCU row a call)
+    uint64_t corrupt_at;    // block_visits + 1 at the first corrupt-entropy warning; 0: none yet
+    char corrupt_warning[TK_ERR_LEN];  // that warning's text
 } tk_jpeg_progress;
 
 /// snprintf's a message (NULL: empty) into a TK_ERR_LEN buffer; dst may be NULL.

@@ -40,9 +40,20 @@ static void tk_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
     tk_jpeg_error *e = (tk_jpeg_error *)cinfo->err;
     e->warnings += 1;
     cinfo->err->num_warnings += 1;
+    // The first sign that the entropy data is garbage starts the after-corruption budget.
+    int code = cinfo->err->msg_code;
+    tk_jpeg_progress *p = cinfo->is_decompressor ? (tk_jpeg_progress *)cinfo->progress : NULL;
+    int corrupt = p != NULL && p->corrupt_at == 0 &&
+                  (code == JWRN_HUFF_BAD_CODE || code == JWRN_BOGUS_PROGRESSION || code == JWRN_MUST_RESYNC);
+    // A corrupt file can warn once a block: format only the texts that are kept.
+    if (e->warnings > 1 && !corrupt && !e->fail_on_warning) return;
     char text[JMSG_LENGTH_MAX];
     (*cinfo->err->format_message)(cinfo, text);
     if (e->warnings == 1) tk_jpeg_copy(e->warn, text);
+    if (corrupt) {
+        p->corrupt_at = p->block_visits + 1;
+        tk_jpeg_copy(p->corrupt_warning, text);
+    }
     if (e->fail_on_warning) {
         tk_jpeg_copy(e->err, text);
         longjmp(e->jump, 1);
@@ -101,10 +112,16 @@ static void tk_jpeg_progress_monitor(j_common_ptr common) {
     if ((p->cinfo->global_state == DSTATE_PRELOAD || p->cinfo->global_state == DSTATE_RDCOEFS) &&
         p->cinfo->input_iMCU_row < p->cinfo->total_iMCU_rows) {
         p->block_visits += tk_jpeg_row_blocks(p->cinfo);
-        if (p->block_visits > TK_JPEG_MAX_SCAN_PASSES * tk_jpeg_image_blocks(p->cinfo)) {
-            tk_jpeg_error *e = (tk_jpeg_error *)common->err;
+        uint64_t blocks = tk_jpeg_image_blocks(p->cinfo);
+        tk_jpeg_error *e = (tk_jpeg_error *)common->err;
+        if (p->block_visits > TK_JPEG_MAX_SCAN_PASSES * blocks) {
             snprintf(e->err, TK_ERR_LEN, "progressive JPEG needs more than %d passes over its blocks",
                      TK_JPEG_MAX_SCAN_PASSES);
+            longjmp(e->jump, 1);
+        }
+        if (p->corrupt_at != 0 && p->block_visits - (p->corrupt_at - 1) > TK_JPEG_MAX_PASSES_AFTER_CORRUPTION * blocks) {
+            snprintf(e->err, TK_ERR_LEN, "%.200s, and more than %d passes of scans after it", p->corrupt_warning,
+                     TK_JPEG_MAX_PASSES_AFTER_CORRUPTION);
             longjmp(e->jump, 1);
         }
     }
@@ -123,6 +140,8 @@ void tk_jpeg_start(j_decompress_ptr cinfo, tk_jpeg_progress *progress, const uin
     progress->cinfo = cinfo;
     progress->deadline_ns = 0;
     progress->block_visits = 0;
+    progress->corrupt_at = 0;
+    progress->corrupt_warning[0] = 0;
     cinfo->progress = &progress->pub;
     jpeg_mem_src(cinfo, data, (unsigned long)size);
     jpeg_read_header(cinfo, TRUE);

@@ -134,6 +134,15 @@ typedef struct {
 /// needs more than 16 passes over its blocks"). The one definition: Swift reads it from here.
 #define TK_JPEG_MAX_SCAN_PASSES 16
 
+/// The work a multi-scan JPEG may still cost after its entropy data has proved corrupt (the
+/// first "bad Huffman code", "inconsistent progression" or "must resync" warning), in passes as
+/// above: as much as a whole valid file (libjpeg's standard scripts take 4.7-6), so a damaged
+/// file that libjpeg can still make something of decodes with its warning as before, while a
+/// corrupt file of hundreds of scans costs at most about twice a valid one instead of up to the
+/// whole cap. Past it the decode fails ("corrupt JPEG data: …, and more than 6 passes of scans
+/// after it"). A truncated file is not affected: its data ends where its warning is.
+#define TK_JPEG_MAX_PASSES_AFTER_CORRUPTION 6
+
 /// Reads the JPEG header (markers up to the first SOS) from memory.
 int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, char err[TK_ERR_LEN]);
 

@@ -148,9 +148,10 @@ struct DecodingJPEGTests {
         }
         let fine = try ImageDecoders.decode(repeatingLastScan(5), path: "p.jpg")
         #expect(!fine.warnings.isEmpty)
-        // Each repeat visits every luma block again: the work cap (16 passes) stops it long
-        // before the scan cap (1000 scans) would.
-        let reason = "progressive JPEG needs more than 16 passes over its blocks"
+        // Each repeat visits every luma block again, and libjpeg calls each an inconsistent
+        // progression: 6 passes after the first, it gives up, long before the scan cap (1000).
+        let reason =
+            "inconsistent progression sequence for component 0 coefficient 1, and more than 6 passes of scans after it"
         for times in [100, 1000] {
             #expect(throws: DecodeError.corrupt(path: "p.jpg", reason: reason)) {
                 try ImageDecoders.decode(repeatingLastScan(times), path: "p.jpg")
