@@ -37,9 +37,15 @@ final class PostgresConnection: CatalogConnection {
     /// Connects to `url`, which libpq reads as it is (`PG*` variables, `.pgpass`, `sslmode`,
     /// unix-socket hosts apply). Throws one clear line, classified as server unreachable,
     /// authentication failed (`.open`) or database missing (`.notFound`).
+    /// A URL that libpq would read differently from what its writer meant, or refuse with a
+    /// message quoting part of it, is refused first (`PostgresURL`), without any of its text.
     init(url: String, lockTimeoutMilliseconds: Int = 5000) throws(CatalogError) {
         location = CatalogLocation.redact(url)
-        secrets = CatalogLocation.secrets(in: url)
+        do throws(PostgresURL.Problem) {
+            secrets = try PostgresURL(url).secrets
+        } catch {
+            throw CatalogError.open(path: location, reason: error.description)
+        }
         self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
         guard let conn = PQconnectdb(url) else {
             throw CatalogError.open(path: location, reason: "cannot connect: libpq is out of memory")
