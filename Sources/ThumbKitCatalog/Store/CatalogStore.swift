@@ -165,4 +165,9 @@ extension CatalogStore {
     package var willReconnect: Bool {
         connection.withConnection { ($0 as? PostgresConnection)?.willReconnect ?? false }
     }
+
+    /// How many times the connection was found lost and reconnecting took over (0 on SQLite).
+    package var connectionLosses: Int {
+        connection.withConnection { ($0 as? PostgresConnection)?.losses ?? 0 }
+    }
 }

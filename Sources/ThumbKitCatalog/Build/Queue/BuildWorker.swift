@@ -127,6 +127,7 @@ public struct BuildWorker: Sendable {
         let (queue, id) = (self.queue, self.id)
         let worker = self
         let renewer = LeaseRenewer(queue: queue, worker: id, lease: options.lease, clock: clock)
+        let lossesBefore = builder.store.connectionLosses
         var report = builder.build(
             only: claims.map(\.record), onNote: onNote,
             commitGuard: BuildCommitGuard(
@@ -147,6 +148,10 @@ public struct BuildWorker: Sendable {
                     finished.withLock { $0[record] = failures }
                 }))
         renewer.stop()
+        // The catalog's connection dropped during the batch (it is lost now, or was reopened
+        // meanwhile): a record with nothing committed was cut off by the drop, not failed. It
+        // goes back at once, its attempt not counted, and the drop is no failure of the batch.
+        let dropped = builder.store.willReconnect || builder.store.connectionLosses != lossesBefore
         crashPoints?.reached(.built, records: claims.map(\.record))
 
         // Sort the failure lines: a record's own, lost claims (not failures: the record is
@@ -156,9 +161,9 @@ public struct BuildWorker: Sendable {
         let lostLines = Set(gone.map { BuildQueue.LostClaim(record: $0, workerID: id).description })
         let shared = report.failures.filter { !own.contains($0) && !lostLines.contains($0) }
         let newShared = reportedShared.withLock { seen in shared.filter { seen.insert($0).inserted } }
-        report.failures = report.failures.filter { own.contains($0) } + newShared
+        report.failures = report.failures.filter { own.contains($0) } + (dropped ? [] : newShared)
         report.failed = report.failures.count
-        report.failures.forEach(onFailure)
+        (report.failures + (dropped ? newShared : [])).forEach(onFailure)
 
         for claim in claims {
             let record = claim.record
@@ -169,6 +174,9 @@ public struct BuildWorker: Sendable {
                 event(.lost, nil)
             } else if let failures = done[record] {
                 event(failures.isEmpty ? .built : .failed, failures.isEmpty ? nil : failures.joined(separator: "; "))
+            } else if dropped {
+                try queue.release([record], worker: id)
+                event(.lost, "the catalog's connection dropped before its commit; queued again")
             } else {
                 // Nothing committed: current, deleted, or the build could not start (a shared
                 // failure, then the record's reason).

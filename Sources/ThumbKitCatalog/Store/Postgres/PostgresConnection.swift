@@ -43,6 +43,8 @@ final class PostgresConnection: CatalogConnection {
     var outageAttempts = 0
     /// The error reconnecting gave up with: every later `begin` throws it at once.
     var gaveUp: CatalogError?
+    /// How many times `begin` found the connection lost (and `reconnection` took over).
+    var losses = 0
 
     /// Connects to `url`, which libpq reads as it is (`PG*` variables, `.pgpass`, `sslmode`,
     /// unix-socket hosts apply). Throws one clear line, classified as server unreachable,

@@ -64,6 +64,7 @@ extension PostgresConnection {
     func recover(after error: CatalogError) throws(CatalogError) {
         guard let policy = reconnection else { throw error }
         if let gaveUp { throw gaveUp }
+        losses += 1
         let start = outageStart ?? policy.clock.now()
         outageStart = start
         var last = error
