@@ -67,10 +67,11 @@ package enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
     /// `sslpassword=` query parameters replaced by `***`, cut exactly as libpq cuts it
     /// (`PostgresURL`). A URL that ThumbKit refuses (malformed, or read by libpq differently
     /// from what its writer meant) shows as `scheme://***`: too much hidden, never too little.
-    /// Text without `://` is returned as it is.
+    /// A password repeated elsewhere in the URL is hidden there too. Text without `://` is
+    /// returned as it is.
     package static func redact(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
-        if let parsed = try? PostgresURL(url) { return parsed.redacted }
+        if let parsed = try? PostgresURL(url) { return scrub(parsed.redacted, secrets: parsed.secrets) }
         return url[..<schemeEnd.upperBound] + "***"
     }
 

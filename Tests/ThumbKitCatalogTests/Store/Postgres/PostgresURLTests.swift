@@ -57,6 +57,7 @@ struct PostgresURLTests {
             CatalogLocation.redact("postgres://h/db?sslmode=require&pass%77ord=s3&sslpassword=k3y&passfile=/p")
                 == "postgres://h/db?sslmode=require&pass%77ord=***&sslpassword=***&passfile=/p")
         #expect(CatalogLocation.redact("postgres://u@h/db") == "postgres://u@h/db")
+        #expect(CatalogLocation.redact("postgres://u:s3cr%3Ft@h/s3cr%3Ft") == "postgres://u:***@h/***")
         #expect(CatalogLocation.redact("postgresql://?service=thumbkit") == "postgresql://?service=thumbkit")
         #expect(!CatalogLocation.holdsPassword("postgresql://thumbkit@db/catalog?passfile=/etc/tk/pgpass"))
         #expect(!CatalogLocation.holdsPassword("postgresql://?service=thumbkit"))
