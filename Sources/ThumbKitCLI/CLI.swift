@@ -59,6 +59,7 @@ public enum CLI {
             stdout.write(HelpFormatter().help(for: spec, commandName: commandName))
             return ExitCode.success.rawValue
         case .run(let parsed):
+            CatalogOptions.warnAboutPasswords(in: arguments, context: context)
             return await dispatch(parsed, commands: commands, context: context)
         }
     }

@@ -56,9 +56,12 @@ enum BenchRunCommand: Command {
     static let linear: OptionKey<Bool> = .flag("linear", help: "Also score against a linear-light reference.")
     /// `--json FILE` (a file here, not stdout).
     static let json: OptionKey<String?> = .text(
-        "json", valueName: "file", help: "Write every figure as JSON to this file.")
+        "json", valueName: "file",
+        help: "Write every figure as JSON to this file (replaced whole; the history, an SQLite file or a picture "
+            + "of the corpus is refused).")
     static let html: OptionKey<String?> = .text(
-        "html", valueName: "file", help: "Write an HTML page with bar charts to this file.")
+        "html", valueName: "file",
+        help: "Write an HTML page with bar charts to this file (replaced whole; refused as --json's are).")
     static let note: OptionKey<String?> = .text("note", valueName: "text", help: "A note saved with the run.")
     static let noHistory: OptionKey<Bool> = .flag("no-history", help: "Do not save the run in the history.")
     static let pillowScript: OptionKey<String?> = .text(
@@ -118,6 +121,9 @@ enum BenchRunCommand: Command {
         let corpus =
             settings.jobs.allSatisfy(\.isCatalogBuild)
             ? BenchCorpus(root: settings.corpus, sets: [:]) : try BenchCorpus.load(root: settings.corpus)
+        // The reports replace their files: never the history, a database or a picture of the corpus.
+        try BenchReportTargets.check(
+            json: settings.jsonPath, html: settings.htmlPath, history: settings.historyPath, corpus: corpus)
         // Open (or create) the history before the benchmark runs, so that a --history that
         // names no history file (a catalog, a picture) is refused before, not after, the work.
         let history = settings.saveHistory ? try BenchHistoryStore(path: settings.historyPath) : nil

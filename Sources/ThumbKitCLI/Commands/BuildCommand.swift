@@ -19,7 +19,9 @@ enum BuildCommand: Command {
             only thing on stdout. Any number of builds (and 'thumbkit worker's) may run at once on one \
             catalog and output folder: they share the work through the catalog's build queue, each \
             claiming a few records at a time under a lease (--lease), and each prints what it made \
-            (docs/scale-out.md).
+            (docs/scale-out.md). On PostgreSQL a dropped connection is reopened, with backoff, for \
+            up to --reconnect-timeout seconds; a build that gives up still prints its summary, \
+            with the reason among the failures, and exits 1.
 
             Examples:
               thumbkit build
@@ -27,12 +29,13 @@ enum BuildCommand: Command {
             """,
         options: [
             CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.recipes, CatalogOptions.jobs, QueueOptions.lease,
-            QueueOptions.maxAttempts, QueueOptions.batch, CommonOptions.json,
+            QueueOptions.maxAttempts, QueueOptions.batch, QueueOptions.reconnectTimeout, CommonOptions.json,
         ] + LimitOptions.all)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let jobs = try arguments[CatalogOptions.jobs]
         let store = try CatalogOptions.openStore(arguments)
+        try QueueOptions.reconnect(arguments, store: store) { context.printError($0) }
         let builder = try CatalogOptions.builder(arguments, store: store, jobs: jobs)
         let progress = context.progress
         let report = try queuedBuild(builder, arguments, progress: progress, context: context)
@@ -69,13 +72,26 @@ enum BuildCommand: Command {
                 retryDelay: .seconds(3600)))
         var done = 0
         var builtApp = false
-        var report = try worker.drain(
-            onEvent: { event in
-                done += 1
-                if event.record == "\(RecordRef.app)", event.status != .lost { builtApp = true }
-                progress.update("[\(min(done, plan.queued.count))/\(plan.queued.count)] building")
-            },
-            onFailure: { context.printError($0) }, onNote: { context.printError($0) })
+        var report: BuildReport
+        do {
+            report = try worker.drain(
+                onEvent: { event in
+                    done += 1
+                    if event.record == "\(RecordRef.app)", event.status != .lost { builtApp = true }
+                    progress.update("[\(min(done, plan.queued.count))/\(plan.queued.count)] building")
+                },
+                onFailure: { context.printError($0) }, onNote: { context.printError($0) })
+        } catch let stopped as BuildWorker.Stopped {
+            // Given up (the catalog's connection lost for good): the summary still says what
+            // was made, with the reason counted as a failure; no sweep without the catalog.
+            let line = "\(stopped.error)"
+            context.printError(line)
+            report = stopped.report
+            report.upToDate += plan.upToDate
+            report.failures.append(line)
+            report.failed += 1
+            return report
+        }
         report.upToDate += plan.upToDate
         if !builtApp { report.removed += try builder.sweepAfterQueue(plan, started: started) }
         return report

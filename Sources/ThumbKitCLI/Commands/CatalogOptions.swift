@@ -53,6 +53,21 @@ enum CatalogOptions {
         return try CatalogStore(location: location, readOnly: readOnly, mustExist: mustExist)
     }
 
+    /// One warning line on stderr when a PostgreSQL URL on the command line (`--catalog URL`,
+    /// `--catalog=URL` or an argument) gives a password: any user of the machine can read it in
+    /// `/proc/PID/cmdline` for as long as the process runs. libpq takes it from the
+    /// environment, a passfile or a service file instead.
+    static func warnAboutPasswords(in arguments: [String], context: CommandContext) {
+        let values = arguments.map { token in
+            token.hasPrefix("--")
+                ? token.firstIndex(of: "=").map { String(token[token.index(after: $0)...]) } ?? token : token
+        }
+        guard values.contains(where: CatalogLocation.holdsPassword) else { return }
+        context.printError(
+            "warning: a password on the command line can be read by every user of this machine "
+                + "(/proc/PID/cmdline); give it with PGPASSWORD, a passfile (~/.pgpass or ?passfile=) or PGSERVICE")
+    }
+
     /// The SQLite file a `--catalog` value names, or nil for a PostgreSQL URL (or a bad value,
     /// which opening the store reports).
     static func catalogFile(_ value: String) -> String? {

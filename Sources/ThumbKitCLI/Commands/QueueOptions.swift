@@ -14,6 +14,20 @@ enum QueueOptions {
     static let batch: OptionKey<Int?> = .integer(
         "batch", in: 1...1024, defaultHelp: "the number of jobs", help: "Records claimed at a time.")
 
+    /// `--reconnect-timeout SECONDS`: how long a lost PostgreSQL connection may stay lost.
+    static let reconnectTimeout: OptionKey<Double> = .number(
+        "reconnect-timeout", valueName: "seconds", in: 0...86_400, default: 60,
+        help: "PostgreSQL: how long to keep reconnecting a dropped connection (server restart, failover) "
+            + "before giving up with exit 1; 0 gives up at once.")
+
+    /// Reconnection for `store` (PostgreSQL) with `--reconnect-timeout`, each line to `log`.
+    static func reconnect(
+        _ arguments: ParsedArguments, store: CatalogStore, log: @escaping @Sendable (String) -> Void
+    ) throws(UsageError) {
+        let timeout = Duration.milliseconds(Int64((try arguments[reconnectTimeout] * 1000).rounded()))
+        store.reconnect(with: PostgresReconnection(timeout: timeout, log: log))
+    }
+
     /// The lease.
     static func lease(_ arguments: ParsedArguments) throws(UsageError) -> Duration {
         .milliseconds(Int64((try arguments[lease] * 1000).rounded()))

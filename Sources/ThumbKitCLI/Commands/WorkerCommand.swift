@@ -19,7 +19,8 @@ enum WorkerCommand: Command {
             (catalog import, rate, set-image, rename, watch) and by 'thumbkit build'; a worker \
             queues what is stale once when it starts. Idle, it looks at the queue every --poll \
             seconds; on PostgreSQL it also listens for the NOTIFY a queued record sends \
-            and starts at once (--poll is then the fallback). One line per record on stderr (a JSON object per line with --json); SIGTERM or \
+            and starts at once (--poll is then the fallback), and reopens a dropped connection, \
+            with backoff, for up to --reconnect-timeout seconds before it exits 1. One line per record on stderr (a JSON object per line with --json); SIGTERM or \
             SIGINT finishes the records in hand, prints the summary on stdout and exits 0. The \
             catalog's stored recipes are used (change them with 'thumbkit build --recipes').
 
@@ -28,7 +29,7 @@ enum WorkerCommand: Command {
             """,
         options: [
             CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.jobs, QueueOptions.lease,
-            poll, QueueOptions.maxAttempts, QueueOptions.batch, CommonOptions.json,
+            poll, QueueOptions.maxAttempts, QueueOptions.batch, QueueOptions.reconnectTimeout, CommonOptions.json,
         ] + LimitOptions.all)
 
     /// `--poll SECONDS`.
@@ -48,6 +49,9 @@ enum WorkerCommand: Command {
             builder: builder, queue: queue,
             options: .init(
                 lease: try QueueOptions.lease(arguments), batch: try QueueOptions.batch(arguments, jobs: builder.jobs)))
+        try QueueOptions.reconnect(arguments, store: store) { [id = worker.id] message in
+            log(context, json: json, Line(event: "reconnect", worker: id, error: message))
+        }
         let wake = try wakeSource(store, worker: worker.id, context: context, json: json)
         let stop = Locked(false)
         let signals = [SIGINT, SIGTERM].map { number in

@@ -14,20 +14,14 @@ package enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
     /// A PostgreSQL database URL, exactly as the user gave it.
     case postgres(url: String)
 
-    /// libpq connection keywords: a value starting with `keyword=` is a keyword/value string.
-    private static let conninfoKeywords: Set<String> = [
-        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "options",
-        "sslmode", "sslcert", "sslkey", "sslrootcert", "sslpassword", "application_name",
-        "connect_timeout", "client_encoding", "target_session_attrs", "channel_binding", "gssencmode",
-        "requiressl", "sslcompression", "krbsrvname", "keepalives", "fallback_application_name",
-    ]
-
-    /// Query-string parameters whose values are secrets.
-    private static let secretParameters: Set<String> = ["password", "sslpassword"]
-
     /// Reads a `--catalog` value. Errors never contain the value unredacted.
     package init(parsing value: String) throws(CatalogError) {
         if value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") {
+            do throws(PostgresURL.Problem) {
+                _ = try PostgresURL(value)
+            } catch {
+                throw CatalogError.open(path: Self.redact(value), reason: error.description)
+            }
             self = .postgres(url: value)
             return
         }
@@ -38,7 +32,7 @@ package enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
         }
         guard !value.isEmpty else { throw CatalogError.open(path: "--catalog", reason: "empty catalog location") }
         let key = value.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces).lowercased()
-        if value.contains("="), Self.conninfoKeywords.contains(key) {
+        if value.contains("="), PostgresURL.keywords.contains(key) {
             throw CatalogError.open(
                 path: "--catalog",
                 reason:
@@ -69,71 +63,34 @@ package enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
         return String(scheme)
     }
 
-    /// `url` with the password of its user info (`user:password@`) and the values of its
-    /// `password=` and `sslpassword=` query parameters replaced by `***`. The user info runs to
-    /// the last `@` before the query, so a password holding a raw `@` or `/` is still hidden (a
-    /// little too much may be hidden from a malformed URL, never too little), and so is any
-    /// other occurrence of a password in the URL. Text without `://` is returned as it is.
+    /// `url` with the password of its user info and the values of its `password=` and
+    /// `sslpassword=` query parameters replaced by `***`, cut exactly as libpq cuts it
+    /// (`PostgresURL`). A URL that ThumbKit refuses (malformed, or read by libpq differently
+    /// from what its writer meant) shows as `scheme://***`: too much hidden, never too little.
+    /// A password repeated elsewhere in the URL is hidden there too. Text without `://` is
+    /// returned as it is.
     package static func redact(_ url: String) -> String {
-        let parts = split(url)
-        guard let parts else { return url }
-        var result = parts.prefix
-        if let user = parts.user { result += user + (parts.password == nil ? "" : ":***") + "@" }
-        result += parts.rest
-        if let query = parts.query {
-            let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-                guard let eq = item.firstIndex(of: "=") else { return String(item) }
-                let key = String(item[..<eq])
-                let name = (key.removingPercentEncoding ?? key).lowercased()
-                return secretParameters.contains(name) ? key + "=***" : String(item)
-            }
-            result += "?" + items.joined(separator: "&")
-        }
-        // A password repeated elsewhere in the URL (a malformed one) is hidden there too.
-        return scrub(result, secrets: secrets(in: url))
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        if let parsed = try? PostgresURL(url) { return scrub(parsed.redacted, secrets: parsed.secrets) }
+        return url[..<schemeEnd.upperBound] + "***"
     }
 
     /// Every form (as written and percent-decoded) of every password in `url`, longest first:
     /// what must be scrubbed from any text that libpq or the server sends back about it.
     package static func secrets(in url: String) -> [String] {
-        guard let parts = split(url) else { return [] }
-        var found: [String] = []
-        if let password = parts.password { found.append(password) }
-        for item in (parts.query ?? "").split(separator: "&") {
-            guard let eq = item.firstIndex(of: "=") else { continue }
-            let key = String(item[..<eq])
-            if secretParameters.contains((key.removingPercentEncoding ?? key).lowercased()) {
-                found.append(String(item[item.index(after: eq)...]))
-            }
-        }
-        let forms = found.flatMap {
-            [$0, $0.removingPercentEncoding ?? $0, $0.replacingOccurrences(of: "+", with: " ")]
-        }
-        return Array(Set(forms.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
+        (try? PostgresURL(url))?.secrets ?? []
+    }
+
+    /// Whether `url` is a PostgreSQL URL that gives a password (in its user info or query),
+    /// which other users can read on a command line (`/proc/PID/cmdline`).
+    package static func holdsPassword(_ url: String) -> Bool {
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else { return false }
+        // A URL ThumbKit refuses is refused before it is used: warn only about one it takes.
+        return (try? PostgresURL(url))?.holdsPassword ?? false
     }
 
     /// `text` with every secret replaced by `***`.
     package static func scrub(_ text: String, secrets: [String]) -> String {
         secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
-    }
-
-    /// A URL cut into `scheme://`, user, password, the rest up to the query, and the query.
-    private static func split(
-        _ url: String
-    ) -> (prefix: String, user: String?, password: String?, rest: String, query: String?)? {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
-        let prefix = String(url[..<schemeEnd.upperBound])
-        let body = url[schemeEnd.upperBound...]
-        let queryStart = body.firstIndex(of: "?")
-        let beforeQuery = body[..<(queryStart ?? body.endIndex)]
-        let query = queryStart.map { String(body[body.index(after: $0)...]) }
-        guard let at = beforeQuery.lastIndex(of: "@") else {
-            return (prefix, nil, nil, String(beforeQuery), query)
-        }
-        let userinfo = beforeQuery[..<at]
-        let rest = String(beforeQuery[beforeQuery.index(after: at)...])
-        guard let colon = userinfo.firstIndex(of: ":") else { return (prefix, String(userinfo), nil, rest, query) }
-        let password = String(userinfo[userinfo.index(after: colon)...])
-        return (prefix, String(userinfo[..<colon]), password, rest, query)
     }
 }

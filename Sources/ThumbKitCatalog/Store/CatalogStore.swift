@@ -151,3 +151,23 @@ public final class CatalogStore: Sendable {
         try read { try $0.connection.dialect.quickCheck($0.connection) }
     }
 }
+
+// Reconnecting (`PostgresReconnection`): for the long-running commands, `worker` and `build`.
+extension CatalogStore {
+    /// From now on, a PostgreSQL connection found lost at the start of a transaction is reopened
+    /// under `policy`. Nothing changes for an SQLite catalog.
+    package func reconnect(with policy: PostgresReconnection) {
+        connection.withConnection { ($0 as? PostgresConnection)?.reconnection = policy }
+    }
+
+    /// Whether the connection is lost and will be reopened at the next transaction: a loop
+    /// that met a failure then carries on (the failure was the drop), rather than stopping.
+    package var willReconnect: Bool {
+        connection.withConnection { ($0 as? PostgresConnection)?.willReconnect ?? false }
+    }
+
+    /// How many times the connection was found lost and reconnecting took over (0 on SQLite).
+    package var connectionLosses: Int {
+        connection.withConnection { ($0 as? PostgresConnection)?.losses ?? 0 }
+    }
+}

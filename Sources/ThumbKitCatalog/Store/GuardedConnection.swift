@@ -24,6 +24,13 @@ package final class GuardedConnection: Sendable {
     /// Runs `body` in a transaction on the connection (a write transaction when `write`): its
     /// changes are committed together when it returns, or rolled back when it throws. Nested
     /// on the same thread, it runs as a savepoint. `body` must not keep the connection.
+    /// Runs `body` with the connection, outside any transaction (settings, state).
+    package func withConnection<T>(_ body: (any CatalogConnection) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+
     package func transaction<T>(write: Bool, _ body: (any CatalogConnection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }

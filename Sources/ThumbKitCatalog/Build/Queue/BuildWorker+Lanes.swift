@@ -62,6 +62,11 @@ extension BuildWorker {
                     report = try runBatch(
                         onEvent: { state.post(.event($0)) }, onFailure: { state.post(.failure($0)) },
                         onNote: wantsNotes ? { state.post(.note($0)) } : nil)
+                } catch  where builder.store.willReconnect {
+                    // The connection dropped: the next claim reconnects first (or gives up).
+                    state.end(nil)
+                    state.post(.failure("\(error)"))
+                    continue
                 } catch {
                     state.end(nil)
                     throw error
@@ -182,10 +187,10 @@ private final class LaneState: @unchecked Sendable {
         }
     }
 
-    /// The merged report, or the first error a lane met.
+    /// The merged report, or the first error a lane met with that report (`Stopped`).
     func result() throws -> BuildReport {
         try locked {
-            if let error { throw error }
+            if let error { throw BuildWorker.Stopped(report: total, error: error) }
             return total
         }
     }

@@ -127,6 +127,7 @@ public struct BuildWorker: Sendable {
         let (queue, id) = (self.queue, self.id)
         let worker = self
         let renewer = LeaseRenewer(queue: queue, worker: id, lease: options.lease, clock: clock)
+        let lossesBefore = builder.store.connectionLosses
         var report = builder.build(
             only: claims.map(\.record), onNote: onNote,
             commitGuard: BuildCommitGuard(
@@ -147,6 +148,10 @@ public struct BuildWorker: Sendable {
                     finished.withLock { $0[record] = failures }
                 }))
         renewer.stop()
+        // The catalog's connection dropped during the batch (it is lost now, or was reopened
+        // meanwhile): a record with nothing committed was cut off by the drop, not failed. It
+        // goes back at once, its attempt not counted, and the drop is no failure of the batch.
+        let dropped = builder.store.willReconnect || builder.store.connectionLosses != lossesBefore
         crashPoints?.reached(.built, records: claims.map(\.record))
 
         // Sort the failure lines: a record's own, lost claims (not failures: the record is
@@ -156,9 +161,9 @@ public struct BuildWorker: Sendable {
         let lostLines = Set(gone.map { BuildQueue.LostClaim(record: $0, workerID: id).description })
         let shared = report.failures.filter { !own.contains($0) && !lostLines.contains($0) }
         let newShared = reportedShared.withLock { seen in shared.filter { seen.insert($0).inserted } }
-        report.failures = report.failures.filter { own.contains($0) } + newShared
+        report.failures = report.failures.filter { own.contains($0) } + (dropped ? [] : newShared)
         report.failed = report.failures.count
-        report.failures.forEach(onFailure)
+        (report.failures + (dropped ? newShared : [])).forEach(onFailure)
 
         for claim in claims {
             let record = claim.record
@@ -169,6 +174,9 @@ public struct BuildWorker: Sendable {
                 event(.lost, nil)
             } else if let failures = done[record] {
                 event(failures.isEmpty ? .built : .failed, failures.isEmpty ? nil : failures.joined(separator: "; "))
+            } else if dropped {
+                try queue.release([record], worker: id)
+                event(.lost, "the catalog's connection dropped before its commit; queued again")
             } else {
                 // Nothing committed: current, deleted, or the build could not start (a shared
                 // failure, then the record's reason).
@@ -188,7 +196,8 @@ public struct BuildWorker: Sendable {
     /// lease (a row another worker holds is waited for: it ends built, or its lease runs out
     /// and it is claimed here). A builder with more than one job drains in that many lanes,
     /// each claiming and building on its own (`BuildWorker+Lanes`); the callbacks are made on
-    /// the calling thread either way.
+    /// the calling thread either way. A dropped connection is reopened as in `serve`; any error
+    /// that ends the drain comes as `Stopped`, with what was built until then.
     public func drain(
         idle: Duration = .milliseconds(200), onEvent: (Event) -> Void = { _ in },
         onFailure: (String) -> Void = { _ in }, onNote: ((String) -> Void)? = nil
@@ -198,17 +207,38 @@ public struct BuildWorker: Sendable {
         }
         var total = BuildReport()
         while true {
-            if let report = try runBatch(onEvent: onEvent, onFailure: onFailure, onNote: onNote) {
-                total.add(report)
+            do {
+                if let report = try runBatch(onEvent: onEvent, onFailure: onFailure, onNote: onNote) {
+                    total.add(report)
+                    continue
+                }
+                if try queue.heldByOthers(worker: id, now: clock.now()) == 0 { return total }
+            } catch  where builder.store.willReconnect {
+                // The connection dropped: the next claim reconnects first (or gives up).
+                onFailure("\(error)")
                 continue
+            } catch {
+                throw Stopped(report: total, error: error)
             }
-            if try queue.heldByOthers(worker: id, now: clock.now()) == 0 { return total }
             Thread.sleep(forTimeInterval: Double(idle.milliseconds) / 1000)
         }
     }
 
+    /// A `drain` that stopped on an error (the catalog's connection lost for good, say) after
+    /// building what it could: what it did, and why it stopped.
+    public struct Stopped: Error, CustomStringConvertible {
+        /// What the drain did before it stopped.
+        public var report: BuildReport
+        /// Why it stopped.
+        public var error: any Error
+
+        public var description: String { "\(error)" }
+    }
+
     /// `thumbkit worker`: batches until `shouldStop` says so (checked between batches: the
-    /// records in hand are always finished), waiting on `wake` up to `poll` when idle.
+    /// records in hand are always finished), waiting on `wake` up to `poll` when idle. A
+    /// connection the server dropped is reopened (`CatalogStore.reconnect(with:)`), and the
+    /// loop goes on; the error it gives up with ends it.
     public func serve(
         wake: any WakeSource, poll: Duration, shouldStop: () -> Bool, onEvent: (Event) -> Void = { _ in },
         onFailure: (String) -> Void = { _ in }
@@ -224,6 +254,11 @@ public struct BuildWorker: Sendable {
                 // Busy for longer than the busy timeout: a long-running worker waits and tries
                 // again rather than exiting (its claims, if any, run out and are taken over).
                 onFailure("\(path): \(reason); trying again in \(poll)")
+            } catch  where builder.store.willReconnect {
+                // The connection dropped: the next claim reconnects first (or gives up, and
+                // that error ends the loop).
+                onFailure("\(error)")
+                continue
             }
             wake.wait(timeout: poll)
         }

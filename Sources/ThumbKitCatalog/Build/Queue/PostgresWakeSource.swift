@@ -100,10 +100,10 @@ public final class PostgresWakeSource: WakeSource {
                 }
             } catch {
                 attempt += 1
-                let delay = min(30, 0.5 * pow(2, Double(min(attempt - 1, 6))))
-                log("\(error); reconnecting in \(delay) s (attempt \(attempt))")
+                let delay = PostgresReconnection.delay(afterAttempt: attempt)
+                log("\(error); reconnecting in \(PostgresReconnection.seconds(delay)) (attempt \(attempt))")
                 state.condition.lock()
-                let until = Date().addingTimeInterval(delay)
+                let until = Date().addingTimeInterval(Double(delay.milliseconds) / 1000)
                 while !state.stopped, state.condition.wait(until: until) {}
                 state.condition.unlock()
             }

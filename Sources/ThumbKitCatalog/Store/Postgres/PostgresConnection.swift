@@ -33,13 +33,31 @@ final class PostgresConnection: CatalogConnection {
     var channels: [String] = []
     /// The statements prepared in this session (emptied by `reconnect`).
     private(set) var statements = PostgresStatementCache()
+    /// How a lost connection is reopened at the next `begin` (nil: it is not; the first
+    /// statement after a drop fails). See `PostgresReconnection`.
+    var reconnection: PostgresReconnection?
+    /// When the current outage began (the first `begin` that found the connection lost); nil
+    /// once a transaction ran through without losing it.
+    var outageStart: ContinuousClock.Instant?
+    /// Reconnection attempts made in the current outage.
+    var outageAttempts = 0
+    /// The error reconnecting gave up with: every later `begin` throws it at once.
+    var gaveUp: CatalogError?
+    /// How many times `begin` found the connection lost (and `reconnection` took over).
+    var losses = 0
 
     /// Connects to `url`, which libpq reads as it is (`PG*` variables, `.pgpass`, `sslmode`,
     /// unix-socket hosts apply). Throws one clear line, classified as server unreachable,
     /// authentication failed (`.open`) or database missing (`.notFound`).
+    /// A URL that libpq would read differently from what its writer meant, or refuse with a
+    /// message quoting part of it, is refused first (`PostgresURL`), without any of its text.
     init(url: String, lockTimeoutMilliseconds: Int = 5000) throws(CatalogError) {
         location = CatalogLocation.redact(url)
-        secrets = CatalogLocation.secrets(in: url)
+        do throws(PostgresURL.Problem) {
+            secrets = try PostgresURL(url).secrets
+        } catch {
+            throw CatalogError.open(path: location, reason: error.description)
+        }
         self.lockTimeoutMilliseconds = lockTimeoutMilliseconds
         guard let conn = PQconnectdb(url) else {
             throw CatalogError.open(path: location, reason: "cannot connect: libpq is out of memory")
@@ -215,10 +233,27 @@ final class PostgresConnection: CatalogConnection {
 
     /// `BEGIN` (PostgreSQL has no `BEGIN IMMEDIATE`): a writer takes `writeLockKey` in the same
     /// round trip, a reader gets one snapshot (see `CatalogDialect.begin`).
+    /// A connection found lost here (before or by the `BEGIN`) is reopened first, under
+    /// `reconnection`: nothing has run in the transaction yet, so it can start afresh.
     func begin(write: Bool) throws(CatalogError) {
-        try execute(dialect.begin(write: write, writeLockKey: writeLockKey))
+        let sql = dialect.begin(write: write, writeLockKey: writeLockKey)
+        let wasConnected = isConnected && gaveUp == nil
+        do throws(CatalogError) {
+            guard wasConnected else { throw gaveUp ?? connectionError("connection lost") }
+            try execute(sql)
+            // The last transaction ran through without losing the connection: no outage.
+            (outageStart, outageAttempts) = (nil, 0)
+        } catch {
+            guard !isConnected || gaveUp != nil else { throw error }
+            try recover(after: error)
+            try execute(sql)
+        }
         isWriting = write
     }
+
+    /// Whether the connection is lost and `reconnection` will try to reopen it at the next
+    /// `begin`: a worker's loop carries on after a failure then, rather than stopping.
+    var willReconnect: Bool { !isConnected && reconnection != nil && gaveUp == nil }
 
     /// A savepoint; a write one inside a read transaction takes the write lock first.
     func beginSavepoint(_ name: String, write: Bool) throws(CatalogError) {
