@@ -6,8 +6,9 @@ extension ThumbCommand {
     /// `-s WxH`: kept as text, since `Wx` and `xH` depend on `--fit` (see ``box(_:mode:)``).
     static let size: OptionKey<String> = .text(
         "size", short: "s", valueName: "WxH", default: "128x128",
-        help: "Target box in pixels (N means NxN; Wx or xH: any height or width, with --fit fit).")
-    static let fit: OptionKey<ResizeMode> = .choice("fit", default: .fill, help: "How the source maps onto the box.")
+        help: "Target box in pixels (N means NxN; Wx or xH: fit to that width or height).")
+    static let fit: OptionKey<ResizeMode> = .choice(
+        "fit", default: .fill, help: "How the source maps onto the box (fit for Wx and xH).")
     /// `--scales 1,2,3`: every factor from 1 to 10.
     static let scales = OptionKey<[Int]>(
         spec: .value("scales", valueName: "list", help: "Scale factors to make, such as 1,2,3.", default: "1")

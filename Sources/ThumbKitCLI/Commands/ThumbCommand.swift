@@ -36,12 +36,11 @@ enum ThumbCommand: Command {
     static let anyHeight = 10_000_000
 
     /// The target box from `--size`: `WxH`, `N` (an NxN square), `Wx` (W wide and any height,
-    /// as vipsthumbnail's `--size 720x`) or `xH` (H high and any width); the last two only make
-    /// sense with `--fit fit`.
+    /// as vipsthumbnail's `--size 720x`) or `xH` (H high and any width); the last two are fits
+    /// (see ``mode(_:)``), and another `--fit` given with them is a usage error.
     static func box(_ text: String, mode: ResizeMode) throws(UsageError) -> ParsedArguments.Size {
         let widthOnly = text.last == "x" || text.last == "X"
-        let heightOnly = text.first == "x" || text.first == "X"
-        guard text.count > 1, widthOnly || heightOnly else {
+        guard isOneSided(text) else {
             guard let size = ParsedArguments.parseSize(text) else {
                 throw UsageError.invalidValue(
                     option: "--size", value: text, reason: "expected WxH (such as 88x88) or N for an NxN square")
@@ -62,6 +61,18 @@ enum ThumbCommand: Command {
             : ParsedArguments.Size(width: anyHeight, height: side)
     }
 
+    /// True for `Wx` and `xH`: a box with one side.
+    static func isOneSided(_ text: String) -> Bool {
+        text.count > 1 && (text.last == "x" || text.last == "X" || text.first == "x" || text.first == "X")
+    }
+
+    /// `--fit`, whose default follows the box: a one-sided box (`-s 720x`, `-s x200`) means fit,
+    /// as in vipsthumbnail, and any other box means fill.
+    static func mode(_ arguments: ParsedArguments) throws(UsageError) -> ResizeMode {
+        if !arguments.isPresent(fit), isOneSided(try arguments[size]) { return .fit }
+        return try arguments[fit]
+    }
+
     /// What the options ask for, once their rules between each other hold.
     struct Settings {
         let request: ThumbnailRequest
@@ -73,7 +84,7 @@ enum ThumbCommand: Command {
     /// The settings of a command line: the box against `--fit`, the scales and the limits,
     /// the template against `--format`, the encoder flags against the format.
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> Settings {
-        let mode = try arguments[fit]
+        let mode = try mode(arguments)
         let text = try arguments[size]
         let box = try box(text, mode: mode)
         let background = try arguments[Self.background]
