@@ -51,8 +51,18 @@ public struct BatchRunner: Sendable {
         _ files: [String], subfolders: [String]? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
         onItem: (@Sendable (BatchItem) -> Void)? = nil
     ) -> BatchReport {
+        run(plan(files, subfolders: subfolders), progress: progress, onItem: onItem)
+    }
+
+    /// Runs the entries of `plan` (from ``plan(_:subfolders:)``, perhaps ``BatchPlan/sharded(_:)``);
+    /// its left-out inputs are not read.
+    public func run(
+        _ plan: BatchPlan, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        onItem: (@Sendable (BatchItem) -> Void)? = nil
+    ) -> BatchReport {
         let start = DispatchTime.now().uptimeNanoseconds
-        let plannedOutputs = planOutputs(files, subfolders: subfolders ?? files.map { _ in "" })
+        let files = plan.entries.map(\.file)
+        let plannedOutputs = plan.entries.map(\.outputs)
         // No folder to sweep when the outputs go to the sink (their "path" is `-`).
         let outputPaths = outputSink != nil ? [] : plannedOutputs.flatMap { (try? $0.get()) ?? [] }.map(\.1)
         for folder in Set(outputPaths.map { ($0 as NSString).deletingLastPathComponent }) {

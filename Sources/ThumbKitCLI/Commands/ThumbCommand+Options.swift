@@ -51,7 +51,7 @@ extension ThumbCommand {
     static let shard: OptionKey<BatchShard?> = .parsedIfPresent(
         .value(
             "shard", valueName: "K/N",
-            help: "Process only share K (0-based) of N of the inputs, split by a stable hash of their paths."),
+            help: "Process only share K (0-based) of N of the inputs, split by a stable hash of their outputs."),
         parseShard)
     static let stopOnError: OptionKey<Bool> = .flag("stop-on-error", help: "Start no new file after the first failure.")
     static let failOn: OptionKey<FailOn> = .choice(

@@ -14,8 +14,9 @@ enum ThumbCommand: Command {
             the format; with --scales the @2x/@3x suffix goes before the extension. An input '-' \
             is read from stdin (named 'stdin'), and '-o -' writes the one output to stdout (needs \
             --format). No output may be any input of the batch, and no two inputs may share an \
-            output; such a file fails and the batch goes on. With -r, the template's output \
-            folder is not walked. A failing file (unreadable, corrupt, over a limit such as \
+            output; such a file fails and the batch goes on. An input that is the template's output \
+            for another input (an earlier thumbnail beside its source) is left out and counted. \
+            With -r, the template's output folder is not walked. A failing file (unreadable, corrupt, over a limit such as \
             --max-pixels or --timeout, or not writable) gets one line on stderr and the batch \
             goes on; with --stop-on-error no new file starts after the first failure. Embedded \
             colour profiles are converted to sRGB.
@@ -122,9 +123,8 @@ enum ThumbCommand: Command {
         let limits = request.decode.limits
         let jobs = try arguments[Self.jobs]
 
-        var inputs = InputCollector(
-            recursive: try arguments[recursive], excludedFolders: [template.outputRoot], shard: try arguments[shard]
-        ).collect(arguments.arguments("input"))
+        var inputs = InputCollector(recursive: try arguments[recursive], excludedFolders: [template.outputRoot])
+            .collect(arguments.arguments("input"))
         try checkBatch(
             inputs, template: template, toStdout: toStdout, json: try arguments[CommonOptions.json],
             scales: request.scales.count)
@@ -149,18 +149,25 @@ enum ThumbCommand: Command {
         if let bytes = try arguments[diskFullAfter] {
             runner.writeFaults = SimulatedDiskFull(afterBytes: bytes)
         }
+        // The whole batch is planned in every shard, so inputs that meet share a shard.
+        var plan = runner.plan(inputs.files, subfolders: inputs.subfolders)
+        if let shard = try arguments[shard] { plan = plan.sharded(shard) }
+        if !plan.leftOut.isEmpty {
+            let count = counted(plan.leftOut.count, "earlier thumbnail")
+            context.printError("notice: \(count) left out (this template's outputs for other inputs)")
+        }
         let progress = context.progress
         let report = runner.run(
-            inputs.files, subfolders: inputs.subfolders,
+            plan,
             progress: { done, total in progress.update("[\(done)/\(total)] thumbnails") },
             onItem: { item in
                 for warning in item.warnings { context.printError("warning: \(warning)") }
                 if let error = item.error { context.printError(error) }
             })
         progress.finish()
-        if report.files < inputs.files.count {
-            let notStarted = inputs.files.count - report.files
-            context.printError("stopped after a failure: \(notStarted) of \(inputs.files.count) files not started")
+        if report.files < plan.entries.count {
+            let notStarted = plan.entries.count - report.files
+            context.printError("stopped after a failure: \(notStarted) of \(plan.entries.count) files not started")
         }
         let argumentFailures = inputs.failures.map {
             BatchItem(input: $0.path, outputs: [], error: $0.description, warnings: [], megapixels: 0)
