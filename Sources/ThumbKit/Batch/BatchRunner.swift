@@ -142,11 +142,11 @@ public struct BatchRunner: Sendable {
                     ))
             }
             try deadline.check(path: file)  // last chance: once writing starts, it finishes
+            let succeeded = BatchItem(
+                succeeded: file, outputs: encoded.map(\.0), codecWarnings: set.warnings, megapixels: megapixels)
             if let outputSink {
                 for (_, bytes) in encoded { try outputSink(bytes) }
-                return BatchItem(
-                    input: file, outputs: encoded.map(\.0), error: nil,
-                    warnings: set.warnings.map { "\(file): \($0)" }, megapixels: megapixels)
+                return succeeded
             }
             var written: [String] = []
             do {
@@ -159,9 +159,7 @@ public struct BatchRunner: Sendable {
                 for path in written { try? FileManager.default.removeItem(atPath: path) }
                 throw error
             }
-            return BatchItem(
-                input: file, outputs: encoded.map(\.0), error: nil,
-                warnings: set.warnings.map { "\(file): \($0)" }, megapixels: megapixels)
+            return succeeded
         } catch let error as DecodeError {
             return BatchItem(input: file, outputs: [], error: error.description, warnings: [], megapixels: megapixels)
         } catch let error as EncodeError {

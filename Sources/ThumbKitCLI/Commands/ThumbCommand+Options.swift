@@ -54,6 +54,8 @@ extension ThumbCommand {
             help: "Process only share K (0-based) of N of the inputs, split by a stable hash of their outputs."),
         parseShard)
     static let stopOnError: OptionKey<Bool> = .flag("stop-on-error", help: "Start no new file after the first failure.")
+    static let verbose: OptionKey<Bool> = .flag(
+        "verbose", help: "Also show colour-profile warnings (such as libpng's iCCP ones), which are never counted.")
     static let failOn: OptionKey<FailOn> = .choice(
         "fail-on", valueName: "level", default: .error, help: "Treat codec warnings as failures with 'warning'.")
     static let shrinkMargin: OptionKey<Double> = .number(
@@ -73,7 +75,7 @@ extension ThumbCommand {
         + EncodingOptions.all
         + [background, kernel, linear, intent, bpc, keepProfile, noRotate, noUpscale, jobs, recursive, shard]
         + LimitOptions.all
-        + [stopOnError, failOn, shrinkMargin, CommonOptions.json, diskFullAfter]
+        + [stopOnError, failOn, shrinkMargin, verbose, CommonOptions.json, diskFullAfter]
 
     /// The `--shard` value: `K/N` with 0 ≤ K < N (`BatchShard`).
     static func parseShard(_ text: String) throws(UsageError) -> BatchShard {

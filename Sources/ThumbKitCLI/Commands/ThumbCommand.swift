@@ -157,11 +157,13 @@ enum ThumbCommand: Command {
             context.printError("notice: \(count) left out (this template's outputs for other inputs)")
         }
         let progress = context.progress
+        let verbose = try arguments[Self.verbose]
         let report = runner.run(
             plan,
             progress: { done, total in progress.update("[\(done)/\(total)] thumbnails") },
             onItem: { item in
                 for warning in item.warnings { context.printError("warning: \(warning)") }
+                if verbose { for note in item.profileNotes { context.printError("note: \(note)") } }
                 if let error = item.error { context.printError(error) }
             })
         progress.finish()
