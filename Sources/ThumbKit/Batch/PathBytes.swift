@@ -59,7 +59,8 @@ public enum PathBytes {
         return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
-    /// `path` for people: each raw byte as `\xE9`, control characters as `\u{…}` escapes.
+    /// `path` for people: each raw byte as `\xE9` (the CLI's `Terminal.oneLine` also shows
+    /// control characters as `?` on stderr; JSON escapes them itself).
     public static func display(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {

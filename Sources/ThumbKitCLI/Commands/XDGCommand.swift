@@ -73,7 +73,9 @@ enum XDGCommand: Command {
             failed = !failures.isEmpty
             result.pruned = removed
             if !json {
-                for removal in removed { context.print("removed \(removal.path) (\(removal.reason): \(removal.uri))") }
+                for removal in removed {
+                    context.print(Terminal.oneLine("removed \(removal.path) (\(removal.reason): \(removal.uri))"))
+                }
                 context.print("pruned \(removed.count) entries from \(cache.root)")
             }
         }
