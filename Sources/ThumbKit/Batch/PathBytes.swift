@@ -79,6 +79,14 @@ public enum PathBytes {
         path.unicodeScalars.contains(where: isEscape)
     }
 
+    /// The working directory of this process, as ``string(_:)`` of its bytes (`getcwd`), so a
+    /// folder name that is not UTF-8 survives; `.` when it cannot be read.
+    public static func currentDirectory() -> String {
+        guard let raw = getcwd(nil, 0) else { return "." }
+        defer { free(raw) }
+        return string(UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) })
+    }
+
     /// The command-line arguments of this process, as ``string(_:)`` of their bytes.
     public static func processArguments() -> [String] {
         (0..<Int(CommandLine.argc)).map { index in
