@@ -14,10 +14,11 @@ enum ThumbCommand: Command {
             the format; with --scales the @2x/@3x suffix goes before the extension. An input '-' \
             is read from stdin (named 'stdin'), and '-o -' writes the one output to stdout (needs \
             --format). No output may be any input of the batch, and no two inputs may share an \
-            output; such a file fails and the batch goes on. An input that is the template's output \
-            for another input (an earlier thumbnail beside its source) is left out and counted. \
-            With -r, the template's output folder is not walked. A failing file (unreadable, corrupt, over a limit such as \
-            --max-pixels or --timeout, or not writable) gets one line on stderr and the batch \
+            output; such a file fails and the batch goes on. An input that is the template's \
+            output for another input (an earlier thumbnail beside its source) is left out and \
+            counted. With -r, the template's output folder is not walked. A failing file \
+            (unreadable, corrupt, over a limit such as --max-pixels or --timeout, or not \
+            writable) gets one line on stderr and the batch \
             goes on; with --stop-on-error no new file starts after the first failure. Embedded \
             colour profiles are converted to sRGB.
 
