@@ -42,10 +42,11 @@ public struct CommandContext: Sendable {
         progress.write(line + "\n", to: stdout)
     }
 
-    /// Writes `thumbkit: <message>` and a newline to stderr; bytes of file names that are not
-    /// UTF-8 show as `\xE9` (``PathBytes/display(_:)``).
+    /// Writes `thumbkit: <message>` and a newline to stderr, the message on one line as
+    /// ``Terminal/oneLine(_:)`` shows it: bytes of file names that are not UTF-8 as `\xE9`,
+    /// control characters as `?`.
     public func printError(_ message: String) {
-        progress.write("\(programName): \(PathBytes.display(message))\n", to: stderr)
+        progress.write("\(programName): \(Terminal.oneLine(message))\n", to: stderr)
     }
 
     /// Reports a failed input: `thumbkit: <error>` on stderr, where the error's description is

@@ -1,3 +1,5 @@
+import ThumbKit
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -9,6 +11,18 @@
 /// Terminal facts and ANSI styling. Colour and progress output appear only on a terminal, so
 /// piped output (and every test) stays plain.
 public enum Terminal {
+    /// `text` as one line that is safe to show on a terminal: the one escaping rule for every
+    /// message that names a file or shows a title. Raw name bytes that are not UTF-8 show as
+    /// `\xE9` (``PathBytes/display(_:)``) and control characters (newlines, escapes) as `?`, so a
+    /// name can neither forge a second `thumbkit:` line nor send escape sequences.
+    public static func oneLine(_ text: String) -> String {
+        let question: Unicode.Scalar = "?"
+        let scalars = PathBytes.display(text).unicodeScalars.map { scalar -> Unicode.Scalar in
+            scalar.properties.generalCategory == .control ? question : scalar
+        }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
     /// Whether `fd` is a terminal (`isatty`).
     public static func isTTY(_ fd: Int32) -> Bool {
         isatty(fd) == 1

@@ -51,7 +51,7 @@ public struct DesktopBatch: Sendable {
         let start = DispatchTime.now().uptimeNanoseconds
         let sizes = files.map { path -> Int in
             var st = stat()
-            return stat(path, &st) == 0 ? Int(st.st_size) : 0
+            return PathBytes.withCString(path, { stat($0, &st) }) == 0 ? Int(st.st_size) : 0
         }
         let order = files.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         let results = Locked<[Item?]>(Array(repeating: nil, count: files.count))

@@ -17,13 +17,21 @@ public struct DesktopThumbnailer: Sendable {
     public var decode: DecodeOptions
     /// The `Software` chunk, such as `thumbkit 0.1.0`.
     public var software: String
-    /// The folder relative paths are taken from (for the URI).
+    /// The folder relative paths are taken from (for the URI), a ``PathBytes`` string.
     public var workingDirectory: String
+
+    /// How desktop thumbnails decode by default: strictly (`failOnWarning`), so a truncated or
+    /// corrupt file (libjpeg's "premature end of data") fails, and gets a failure entry from `xdg`
+    /// and exit 1 from `thumbnailer` (the desktop then records the failure), instead of a grey
+    /// thumbnail that looks valid to every client. Colour-profile warnings never fail a file
+    /// (`DecodeOptions.failsOn(warning:)`).
+    public static let strictDecode = DecodeOptions(failOnWarning: true)
 
     /// A thumbnailer for `sizes` into `cache`.
     public init(
-        cache: ThumbnailCache, sizes: [ThumbnailSize], software: String, decode: DecodeOptions = DecodeOptions(),
-        workingDirectory: String = FileManager.default.currentDirectoryPath
+        cache: ThumbnailCache, sizes: [ThumbnailSize], software: String,
+        decode: DecodeOptions = DesktopThumbnailer.strictDecode,
+        workingDirectory: String = PathBytes.currentDirectory()
     ) {
         self.cache = cache
         self.sizes = sizes.isEmpty ? ThumbnailSize.defaults : Array(Set(sizes)).sorted { $0.pixels < $1.pixels }
@@ -52,13 +60,14 @@ public struct DesktopThumbnailer: Sendable {
         var size: Int
     }
 
-    /// Makes the missing or stale thumbnails of `path` (the URI is `path` as given, made
-    /// absolute, with symlinks not resolved, as GIO does; the data and mtime are the target's).
+    /// Makes the missing or stale thumbnails of `path`, a ``PathBytes`` string (the URI is
+    /// `path` as given, made absolute, with symlinks not resolved, as GIO does; the data and
+    /// mtime are the target's).
     public func process(_ path: String) -> Outcome {
         // A relative path is relative to `workingDirectory`, for the data as for the URI.
         let local = path.hasPrefix("/") ? path : workingDirectory + "/" + path
         var st = stat()
-        guard stat(local, &st) == 0 else {
+        guard PathBytes.withCString(local, { stat($0, &st) }) == 0 else {
             return .failed("\(path): \(String(cString: strerror(errno)).lowercased())", failureEntry: false)
         }
         let source = Source(
@@ -102,9 +111,16 @@ public struct DesktopThumbnailer: Sendable {
 
     /// The thumbnail metadata of `source` decoded with `header`.
     func metadata(_ source: Source, header: ImageHeader) -> ThumbnailMetadata {
+        Self.metadata(uri: source.uri, mtime: source.mtime, size: source.size, header: header, software: software)
+    }
+
+    /// The thumbnail metadata of the source at `uri` (its `stat` mtime and size) whose header is
+    /// `header`: `Thumb::Mimetype` is its format's media type.
+    public static func metadata(uri: String, mtime: Int, size: Int, header: ImageHeader, software: String)
+        -> ThumbnailMetadata
+    {
         ThumbnailMetadata(
-            uri: source.uri, mtime: source.mtime, size: source.size,
-            mimeType: header.format == .png ? "image/png" : "image/jpeg", imageWidth: header.width,
+            uri: uri, mtime: mtime, size: size, mimeType: header.format.mimeType, imageWidth: header.width,
             imageHeight: header.height, software: software)
     }
 

@@ -1,3 +1,5 @@
+import ThumbKit
+
 /// `file://` URIs exactly as GLib's `g_filename_to_uri` writes them for a local path, and back.
 ///
 /// The path's bytes are kept as bytes (Linux file names need not be UTF-8): every byte outside
@@ -27,11 +29,11 @@ public enum FileURI {
         return String(decoding: out, as: UTF8.self)  // all ASCII
     }
 
-    /// The URI of `path` as given (a `String` path is UTF-8), made absolute against `directory`
-    /// when relative and cleaned as GIO's `g_file_new_for_path` does (`.`, `..` and repeated
-    /// slashes removed, symlinks not resolved).
+    /// The URI of `path` as given (both are ``PathBytes`` strings: a name that is not UTF-8
+    /// keeps its bytes), made absolute against `directory` when relative and cleaned as GIO's
+    /// `g_file_new_for_path` does (`.`, `..` and repeated slashes removed, symlinks not resolved).
     public static func uri(forPath path: String, relativeTo directory: String) -> String {
-        uri(forAbsolutePath: canonicalPath(Array(path.utf8), relativeTo: Array(directory.utf8)))
+        uri(forAbsolutePath: canonicalPath(PathBytes.bytes(path), relativeTo: PathBytes.bytes(directory)))
     }
 
     /// `path` made absolute against `directory` and lexically cleaned (GLib's

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbKit
 import ThumbKitTestSupport
 
 @testable import ThumbKitDesktop
@@ -28,7 +29,8 @@ struct GIOClientTests {
         return copies
     }
 
-    /// Parses `gio info -a thumbnail::*` output for many files: uri → attributes.
+    /// Parses `gio info -a …` output for many files: uri → attributes (`thumbnail::path`,
+    /// `standard::content-type`, …).
     static func parseGIO(_ text: String) -> [String: [String: String]] {
         var result: [String: [String: String]] = [:]
         var current: String?
@@ -36,7 +38,7 @@ struct GIOClientTests {
             if line.hasPrefix("uri: ") {
                 current = String(line.dropFirst(5))
                 result[current!] = [:]
-            } else if let current, line.hasPrefix("  thumbnail::"), let colon = line.range(of: ": ") {
+            } else if let current, line.hasPrefix("  "), line.contains("::"), let colon = line.range(of: ": ") {
                 let key = String(line[line.index(line.startIndex, offsetBy: 2)..<colon.lowerBound])
                 result[current]![key] = String(line[colon.upperBound...])
             }
@@ -142,5 +144,42 @@ struct GIOClientTests {
         #expect(info[linkURI]?["thumbnail::is-valid"] == "TRUE")
         // The target itself was not thumbnailed: the URI is the path as given.
         #expect(info[FileURI.uri(forAbsolutePath: Array(real.utf8))]?["thumbnail::path"] == nil)
+    }
+
+    /// WebP, HEIC and AVIF sources: GIO finds `xdg`'s thumbnails of them valid, and each one's
+    /// `Thumb::Mimetype` is the content type GIO itself gives the source (issue 27, item 10).
+    @Test(.needs([DesktopClients.gioTool, ToolRequirement.program("heif-enc")]), .tags(.realProcess))
+    func gioFindsValidThumbnailsOfModernSourcesLabelledWithTheirContentType() throws {
+        guard ToolRequirement.require([DesktopClients.gioTool, ToolRequirement.program("heif-enc")]) else { return }
+        let f = try DesktopFixture("tk-gio-modern")
+        defer { f.remove() }
+        let image = GeneratedImages.pixels(width: 300, height: 200, seed: 8)
+        let png = f.root.path + "/source.png"
+        try Data(try ImageEncoders.encode(image, options: EncodeOptions(format: .png))).write(
+            to: URL(fileURLWithPath: png))
+        var files = [
+            try f.write("w #1.webp", ImageEncoders.encode(image, options: EncodeOptions(format: .webp))),
+            try f.write("a é.avif", ImageEncoders.encode(image, options: EncodeOptions(format: .avif, avifSpeed: 9))),
+        ]
+        files.append(f.sources + "/h 100%.heic")
+        try CodecTools.mustRun("heif-enc", ["-q", "50", png, "-o", files[2]])
+        let run = try TestBinary.run(
+            ["xdg", "--size", "normal"] + files, environment: ["XDG_CACHE_HOME": f.cacheHome, "HOME": f.root.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let out = try DesktopClients.run(
+            DesktopClients.gio!, ["info", "-a", "thumbnail::*,standard::content-type"] + files,
+            environment: ["XDG_CACHE_HOME": f.cacheHome])
+        let info = Self.parseGIO(out.stdout)
+        var types: [String] = []
+        for path in files {
+            let uri = FileURI.uri(forAbsolutePath: Array(path.utf8))
+            let attributes = info[uri] ?? [:]
+            #expect(attributes["thumbnail::is-valid"] == "TRUE", "\(uri): \(attributes)")
+            let thumbnail = f.cache.path(forURI: uri, size: .normal)
+            let text = try PNGTextChunks.read(try #require(DesktopFixture.bytes(thumbnail)), path: thumbnail)
+            #expect(text["Thumb::Mimetype"] == attributes["standard::content-type"], "\(uri)")
+            types.append(text["Thumb::Mimetype"] ?? "")
+        }
+        #expect(types == ["image/webp", "image/avif", "image/heif"])
     }
 }

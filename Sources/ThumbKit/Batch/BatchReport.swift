@@ -14,15 +14,32 @@ public struct BatchItem: Sendable, Codable {
     /// `<path>: <reason>` when the input failed; nil on success.
     public var error: String?
     public var warnings: [String]
+    /// Colour-profile warnings (libpng's "iCCP: known incorrect sRGB profile", see
+    /// `DecodeOptions.isColorProfileWarning`), `<path>: <warning>`: they cost colour accuracy,
+    /// not image data, so they are never counted as warnings (`thumb` shows them with `--verbose`).
+    public var profileNotes: [String]
     /// Input megapixels (stored size; 0 when the header could not be read).
     public var megapixels: Double
 
-    public init(input: String, outputs: [OutputFile], error: String?, warnings: [String], megapixels: Double) {
+    public init(
+        input: String, outputs: [OutputFile], error: String?, warnings: [String], profileNotes: [String] = [],
+        megapixels: Double
+    ) {
         self.input = input
         self.outputs = outputs
         self.error = error
         self.warnings = warnings
+        self.profileNotes = profileNotes
         self.megapixels = megapixels
+    }
+
+    /// A success of `input` whose decode gave `codecWarnings`: each becomes `<input>: <warning>`,
+    /// a colour-profile one among the ``profileNotes``, any other among the ``warnings``.
+    public init(succeeded input: String, outputs: [OutputFile], codecWarnings: [String], megapixels: Double) {
+        let lines = codecWarnings.map { (DecodeOptions.isColorProfileWarning($0), "\(input): \($0)") }
+        self.init(
+            input: input, outputs: outputs, error: nil, warnings: lines.filter { !$0.0 }.map(\.1),
+            profileNotes: lines.filter(\.0).map(\.1), megapixels: megapixels)
     }
 
     public var succeeded: Bool { error == nil }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 extension BatchRunner {
-    /// Why one file of a batch gets no outputs before anything is read.
+    /// Why one file of a batch gets no outputs before anything is read (see ``plan(_:subfolders:)``).
     struct PlanError: Error, CustomStringConvertible {
         let description: String
         init(_ text: String) { description = text }
@@ -13,39 +13,6 @@ extension BatchRunner {
 
     /// The name `%s` gets for the standard input (`-`).
     static let standardInputName = "stdin"
-
-    /// Output paths for every file, planned for the whole batch before anything is written. A
-    /// file fails instead when one of its outputs would be any input of the batch (its own
-    /// source or another one: same device and inode when the output exists, else the same
-    /// resolved path) or an output already planned for an earlier file. So a batch never
-    /// overwrites a source, and never writes one thumbnail over another.
-    func planOutputs(_ files: [String], subfolders: [String]) -> [Result<[(Int, String)], PlanError>] {
-        if outputSink != nil { return files.map { _ in .success(request.scales.map { ($0, "-") }) } }
-        var inputByID: [FileKey: String] = [:]
-        var inputByPath: [String: String] = [:]
-        for file in files where file != "-" {
-            if let key = FileKey(file), inputByID[key] == nil { inputByID[key] = file }
-            let resolved = Self.resolvedPath(file)
-            if inputByPath[resolved] == nil { inputByPath[resolved] = file }
-        }
-        var owner: [String: String] = [:]
-        return zip(files, subfolders).map { file, subfolder in
-            let name = file == "-" ? Self.standardInputName : file
-            let outputs = request.scales.map { ($0, template.path(for: name, subfolder: subfolder, scale: $0)) }
-            for (_, path) in outputs {
-                let resolved = Self.resolvedPath(path)
-                if let other = owner[resolved] {
-                    return .failure(PlanError("\(file): output \(path) would overwrite the thumbnail of \(other)"))
-                }
-                if let source = FileKey(path).flatMap({ inputByID[$0] }) ?? inputByPath[resolved] {
-                    let what = source == file ? "the source itself" : "\(source), another input of this batch"
-                    return .failure(PlanError("\(file): output \(path) is \(what); nothing written"))
-                }
-            }
-            for (_, path) in outputs { owner[Self.resolvedPath(path)] = file }
-            return .success(outputs)
-        }
-    }
 
     /// An existing file's device and inode.
     struct FileKey: Hashable {

@@ -51,8 +51,18 @@ public struct BatchRunner: Sendable {
         _ files: [String], subfolders: [String]? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
         onItem: (@Sendable (BatchItem) -> Void)? = nil
     ) -> BatchReport {
+        run(plan(files, subfolders: subfolders), progress: progress, onItem: onItem)
+    }
+
+    /// Runs the entries of `plan` (from ``plan(_:subfolders:)``, perhaps ``BatchPlan/sharded(_:)``);
+    /// its left-out inputs are not read.
+    public func run(
+        _ plan: BatchPlan, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        onItem: (@Sendable (BatchItem) -> Void)? = nil
+    ) -> BatchReport {
         let start = DispatchTime.now().uptimeNanoseconds
-        let plannedOutputs = planOutputs(files, subfolders: subfolders ?? files.map { _ in "" })
+        let files = plan.entries.map(\.file)
+        let plannedOutputs = plan.entries.map(\.outputs)
         // No folder to sweep when the outputs go to the sink (their "path" is `-`).
         let outputPaths = outputSink != nil ? [] : plannedOutputs.flatMap { (try? $0.get()) ?? [] }.map(\.1)
         for folder in Set(outputPaths.map { ($0 as NSString).deletingLastPathComponent }) {
@@ -132,11 +142,11 @@ public struct BatchRunner: Sendable {
                     ))
             }
             try deadline.check(path: file)  // last chance: once writing starts, it finishes
+            let succeeded = BatchItem(
+                succeeded: file, outputs: encoded.map(\.0), codecWarnings: set.warnings, megapixels: megapixels)
             if let outputSink {
                 for (_, bytes) in encoded { try outputSink(bytes) }
-                return BatchItem(
-                    input: file, outputs: encoded.map(\.0), error: nil,
-                    warnings: set.warnings.map { "\(file): \($0)" }, megapixels: megapixels)
+                return succeeded
             }
             var written: [String] = []
             do {
@@ -149,9 +159,7 @@ public struct BatchRunner: Sendable {
                 for path in written { try? FileManager.default.removeItem(atPath: path) }
                 throw error
             }
-            return BatchItem(
-                input: file, outputs: encoded.map(\.0), error: nil,
-                warnings: set.warnings.map { "\(file): \($0)" }, megapixels: megapixels)
+            return succeeded
         } catch let error as DecodeError {
             return BatchItem(input: file, outputs: [], error: error.description, warnings: [], megapixels: megapixels)
         } catch let error as EncodeError {

@@ -1,9 +1,8 @@
 /// One worker's share of a batch split across `count` workers (`thumb --shard K/N`): the inputs
-/// whose key hashes to `index` modulo `count`. The key is an input's path relative to the
-/// folder argument it was found in (`a/b.jpg`), or its file name for a file named explicitly
-/// (`-` for the standard input), and the
+/// whose key hashes to `index` modulo `count`. The key is an input's output path below the
+/// template's output folder (`a/b.jpg`), shared by inputs that meet (see `BatchPlan`), and the
 /// hash is FNV-1a 64 of its bytes, so every host and every run splits the same inputs the same
-/// way wherever the tree is mounted. The `count` shards of one batch are pairwise disjoint and
+/// way wherever the trees are mounted. The `count` shards of one batch are pairwise disjoint and
 /// together hold exactly the unsharded batch.
 ///
 /// The index is 0-based, as Kubernetes' `JOB_COMPLETION_INDEX`; ThumbKit never reads that or

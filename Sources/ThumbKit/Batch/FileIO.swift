@@ -14,6 +14,16 @@ public enum FileIO {
     public static func read(_ path: String, maxBytes: Int = ImageLimits.defaultMaxFileBytes) throws(DecodeError)
         -> [UInt8]
     {
+        try read(path, maxBytes: maxBytes, prefix: nil)
+    }
+
+    /// The first `count` bytes of a file (fewer when it is shorter), with the checks of
+    /// ``read(_:maxBytes:)`` but no size limit: enough to tell its format.
+    public static func readPrefix(_ path: String, count: Int) throws(DecodeError) -> [UInt8] {
+        try read(path, maxBytes: .max, prefix: count)
+    }
+
+    private static func read(_ path: String, maxBytes: Int, prefix: Int?) throws(DecodeError) -> [UInt8] {
         let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         if fd < 0 { throw .unreadable(path: path, reason: errnoText()) }
         defer { close(fd) }
@@ -21,7 +31,7 @@ public enum FileIO {
         if fstat(fd, &st) != 0 { throw .unreadable(path: path, reason: errnoText()) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(path: path, reason: "is a directory") }
         if (st.st_mode & S_IFMT) != S_IFREG { throw .unreadable(path: path, reason: "not a regular file") }
-        let size = Int(st.st_size)
+        let size = min(Int(st.st_size), prefix ?? .max)
         if size == 0 { throw .empty(path: path) }
         if size > maxBytes {
             throw .overLimit(path: path, reason: "file is \(size) bytes, over the limit of \(maxBytes) bytes")

@@ -22,14 +22,9 @@ public struct InputCollector: Sendable {
     /// Folders never walked into (compared by device and inode), such as the output folders
     /// of the run, so a second run does not take its own earlier outputs as inputs.
     public var excludedFolders: [String]
-    /// Keep only this worker's share of the files (`BatchShard`); nil keeps every file.
-    /// Notices and failures about the arguments themselves are the same in every shard.
-    public var shard: BatchShard?
-
-    public init(recursive: Bool = false, excludedFolders: [String] = [], shard: BatchShard? = nil) {
+    public init(recursive: Bool = false, excludedFolders: [String] = []) {
         self.recursive = recursive
         self.excludedFolders = excludedFolders
-        self.shard = shard
     }
 
     /// The outcome: files in argument order (each folder's files sorted by name), notices about
@@ -41,8 +36,6 @@ public struct InputCollector: Sendable {
         public var subfolders: [String] = []
         public var notices: [String] = []
         public var failures: [DecodeError] = []
-        /// Files found, in every shard (a folder with images only in other shards is not empty).
-        var found = 0
     }
 
     /// A folder's identity on disk.
@@ -67,7 +60,7 @@ public struct InputCollector: Sendable {
         let excluded = Set(excludedFolders.compactMap(Self.status).map(FileID.init))
         for argument in arguments {
             if argument == "-" {
-                result.add("-", subfolder: "", key: "-", shard: shard)
+                result.add("-", subfolder: "")
                 continue
             }
             guard let st = Self.status(argument) else {
@@ -76,15 +69,13 @@ public struct InputCollector: Sendable {
                 continue
             }
             if (st.st_mode & S_IFMT) != S_IFDIR {
-                // Named explicitly: its own name is its path relative to itself.
-                let name = argument.split(separator: "/").last.map(String.init) ?? argument
-                result.add(argument, subfolder: "", key: name, shard: shard)
+                result.add(argument, subfolder: "")
                 continue
             }
-            let before = result.found
+            let before = result.files.count
             var visited: Set<FileID> = [FileID(st)]
             let subfolderCount = walk(argument, relative: "", visited: &visited, excluded: excluded, into: &result)
-            if result.found == before {
+            if result.files.count == before {
                 let hint = !recursive && subfolderCount > 0 ? " (it has sub-folders: walk them with -r)" : ""
                 result.failures.append(.notAnImage(path: argument, reason: "folder has no PNG or JPEG files" + hint))
             }
@@ -129,8 +120,7 @@ public struct InputCollector: Sendable {
             }
             let ext = OutputTemplate.splitExtension(name).ext.lowercased()
             if Self.imageExtensions.contains(ext) {
-                result.add(
-                    path, subfolder: relative, key: relative.isEmpty ? name : relative + "/" + name, shard: shard)
+                result.add(path, subfolder: relative)
             } else {
                 result.notices.append("\(path): skipped, not an image extension")
             }
@@ -156,10 +146,8 @@ public struct InputCollector: Sendable {
 }
 
 extension InputCollector.Result {
-    /// Adds `file` when `key` (its path relative to its argument) is in `shard`.
-    fileprivate mutating func add(_ file: String, subfolder: String, key: String, shard: BatchShard?) {
-        found += 1
-        if let shard, !shard.contains(key: key) { return }
+    /// Adds `file`, found `subfolder` below its folder argument.
+    fileprivate mutating func add(_ file: String, subfolder: String) {
         files.append(file)
         subfolders.append(subfolder)
     }

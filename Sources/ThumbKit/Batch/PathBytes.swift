@@ -59,7 +59,8 @@ public enum PathBytes {
         return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
-    /// `path` for people: each raw byte as `\xE9`, control characters as `\u{…}` escapes.
+    /// `path` for people: each raw byte as `\xE9` (the CLI's `Terminal.oneLine` also shows
+    /// control characters as `?` on stderr; JSON escapes them itself).
     public static func display(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -76,6 +77,14 @@ public enum PathBytes {
     /// True when the path has bytes that are not valid UTF-8.
     public static func hasRawBytes(_ path: String) -> Bool {
         path.unicodeScalars.contains(where: isEscape)
+    }
+
+    /// The working directory of this process, as ``string(_:)`` of its bytes (`getcwd`), so a
+    /// folder name that is not UTF-8 survives; `.` when it cannot be read.
+    public static func currentDirectory() -> String {
+        guard let raw = getcwd(nil, 0) else { return "." }
+        defer { free(raw) }
+        return string(UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) })
     }
 
     /// The command-line arguments of this process, as ``string(_:)`` of their bytes.

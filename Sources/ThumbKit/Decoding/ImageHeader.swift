@@ -34,6 +34,17 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The usual file extension.
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+
+    /// The media type, as shared-mime-info names it (what GIO reports as the content type,
+    /// and desktop thumbnails record in `Thumb::Mimetype`): `image/heif` for HEIC, whose
+    /// `image/heic` is an alias there.
+    public var mimeType: String { self == .heic ? "image/heif" : "image/" + rawValue }
+
+    /// The media types of every format ThumbKit reads, plus the alias `image/heic`: the list a
+    /// desktop thumbnailer entry claims (`share/thumbnailers/thumbkit.thumbnailer`).
+    public static var readableMimeTypes: [String] {
+        allCases.map(\.mimeType) + ["image/heic"]
+    }
 }
 
 /// What a file's header says, read without decoding any pixels.

@@ -51,18 +51,18 @@ enum CatalogListCommand: Command {
             context.print(
                 "  " + pad("bug:\(bug.id)", 9) + pad(CatalogShowCommand.stars(bug.rating), 7)
                     + pad(bug.rating.description, 5)
-                    + pad("\(counts[bug.ref]?.count ?? 0) out", 8) + Self.oneLine(bug.title))
+                    + pad("\(counts[bug.ref]?.count ?? 0) out", 8) + Terminal.oneLine(bug.title))
         }
         context.print(
             colors.bold("FOODS")
                 + " (\(foods.count) in \(CatalogOptions.count(categories.count, "category", "categories")))")
         for category in categories {
             let inCategory = foods.filter { $0.categoryID == category.id }
-            context.print("  " + colors.dim(Self.oneLine(category.name)) + " (\(inCategory.count))")
+            context.print("  " + colors.dim(Terminal.oneLine(category.name)) + " (\(inCategory.count))")
             for food in inCategory {
                 context.print(
                     "    " + pad("food:\(food.id)", 10) + pad("\(counts[food.ref]?.count ?? 0) out", 8)
-                        + Self.oneLine(food.name))
+                        + Terminal.oneLine(food.name))
             }
         }
         return .success
@@ -71,11 +71,5 @@ enum CatalogListCommand: Command {
     /// `text` padded with spaces to `width` characters, plus one space.
     static func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count)) + " "
-    }
-
-    /// A title on one terminal line: control characters (newlines, escapes) shown as `?`.
-    static func oneLine(_ text: String) -> String {
-        String(
-            String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : $0 }))
     }
 }

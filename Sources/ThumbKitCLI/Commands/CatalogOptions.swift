@@ -136,17 +136,17 @@ enum CatalogOptions {
         if let ref = try? record(text) { return ref }
         let (bugs, foods) = try store.read { tx in (try tx.bugs(), try tx.foods()) }
         let all =
-            bugs.map { (ref: $0.ref, title: $0.title, shown: "bug:\($0.id) \(CatalogListCommand.oneLine($0.title))") }
+            bugs.map { (ref: $0.ref, title: $0.title, shown: "bug:\($0.id) \(Terminal.oneLine($0.title))") }
             + foods.map {
                 (
                     ref: $0.ref, title: $0.name,
                     shown:
-                        "food:\($0.id) \(CatalogListCommand.oneLine($0.name)) (\(CatalogListCommand.oneLine($0.category)))"
+                        "food:\($0.id) \(Terminal.oneLine($0.name)) (\(Terminal.oneLine($0.category)))"
                 )
             }
         var matches = all.filter { $0.title == text }
         if matches.isEmpty { matches = all.filter { $0.title.lowercased() == text.lowercased() } }
-        let name = "'\(CatalogListCommand.oneLine(text))'"
+        let name = "'\(Terminal.oneLine(text))'"
         switch matches.count {
         case 0:
             throw CatalogError.notFound(path: name, reason: "no bug or food has this title or name")

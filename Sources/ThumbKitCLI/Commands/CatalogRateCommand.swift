@@ -26,7 +26,7 @@ enum CatalogRateCommand: Command {
         }
         let store = try CatalogOptions.openStore(arguments)
         let bug = try store.rate(bugID: ref.id, rating: rating.value)
-        context.print("bug:\(bug.id) \(CatalogListCommand.oneLine(bug.title)): rating \(bug.rating)")
+        context.print("bug:\(bug.id) \(Terminal.oneLine(bug.title)): rating \(bug.rating)")
         if try arguments[CatalogOptions.noBuild] { return .success }
         return ExitCode(failureCount: try CatalogOptions.rebuild(ref, arguments, store: store, context: context))
     }

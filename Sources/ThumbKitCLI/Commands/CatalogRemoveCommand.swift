@@ -25,7 +25,7 @@ enum CatalogRemoveCommand: Command {
         let out = try arguments[CatalogOptions.out]
         for kept in outcome.kept { context.printError("\(out)/\(kept); kept") }
         context.print(
-            "removed \(ref.kind.rawValue):\(ref.id) \(CatalogListCommand.oneLine(outcome.title)) and "
+            "removed \(ref.kind.rawValue):\(ref.id) \(Terminal.oneLine(outcome.title)) and "
                 + CatalogOptions.count(outcome.removed.count, "output file"))
         return ExitCode(failureCount: outcome.kept.count)
     }

@@ -34,7 +34,7 @@ enum CatalogRenameCommand: Command {
             }
         }
         context.print(
-            "\(ref.kind.rawValue):\(ref.id) \(CatalogListCommand.oneLine(old)) → \(CatalogListCommand.oneLine(new))")
+            "\(ref.kind.rawValue):\(ref.id) \(Terminal.oneLine(old)) → \(Terminal.oneLine(new))")
         if try arguments[CatalogOptions.noBuild] { return .success }
         return ExitCode(failureCount: try CatalogOptions.rebuild(ref, arguments, store: store, context: context))
     }

@@ -27,10 +27,10 @@ enum CatalogSetImageCommand: Command {
         switch ref.kind {
         case .bug:
             let bug = try store.write { try $0.setImage(bugID: ref.id, image: image) }
-            context.print("bug:\(bug.id) \(CatalogListCommand.oneLine(bug.title)): image \(path)")
+            context.print("bug:\(bug.id) \(Terminal.oneLine(bug.title)): image \(path)")
         default:
             let food = try store.write { try $0.setImage(foodID: ref.id, image: image) }
-            context.print("food:\(food.id) \(CatalogListCommand.oneLine(food.name)): image \(path)")
+            context.print("food:\(food.id) \(Terminal.oneLine(food.name)): image \(path)")
         }
         if try arguments[CatalogOptions.noBuild] { return .success }
         return ExitCode(failureCount: try CatalogOptions.rebuild(ref, arguments, store: store, context: context))

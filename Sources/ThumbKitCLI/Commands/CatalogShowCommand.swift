@@ -87,9 +87,9 @@ enum CatalogShowCommand: Command {
     static func lines(_ detail: Detail, colors: Terminal.Palette) -> [String] {
         let dates = ISO8601DateFormatter()
         var lines = [
-            colors.bold(CatalogListCommand.oneLine(detail.title)), "  id       \(detail.kind.rawValue):\(detail.id)",
+            colors.bold(Terminal.oneLine(detail.title)), "  id       \(detail.kind.rawValue):\(detail.id)",
         ]
-        if let category = detail.category { lines.append("  category \(CatalogListCommand.oneLine(category))") }
+        if let category = detail.category { lines.append("  category \(Terminal.oneLine(category))") }
         if let rating = detail.rating {
             var line = "  rating   \(stars(rating)) \(rating)"
             if let spread = detail.comparison.ratings, let versus = detail.comparison.ratingVersusAverage {
@@ -101,7 +101,7 @@ enum CatalogShowCommand: Command {
             }
             lines.append(line)
         }
-        lines.append("  image    " + (detail.image.map { CatalogListCommand.oneLine($0.path) } ?? "none"))
+        lines.append("  image    " + (detail.image.map { Terminal.oneLine($0.path) } ?? "none"))
         if let image = detail.image { lines.append("  sha256   \(image.sha256)") }
         lines.append("  created  \(dates.string(from: detail.createdAt))")
         lines.append("  updated  \(dates.string(from: detail.updatedAt))")

@@ -46,20 +46,37 @@ enum EncodingOptions {
             background: background, lossless: try arguments[lossless], avifSpeed: try arguments[avifSpeed])
     }
 
-    /// Usage errors of the format flags: a format ThumbKit only reads (HEIC), `--lossless`
-    /// without WebP output, `--avif-speed` without AVIF output.
+    /// Usage errors of the format flags: a format ThumbKit only reads (HEIC), and any encoder
+    /// option given for an output it does not apply to (``appliesTo``), as docs/thumbnails.md
+    /// promises: silently ignored, it would leave the user believing it took effect.
     static func check(_ arguments: ParsedArguments, format: ImageFormat) throws(UsageError) {
         if !format.isWritable {
             throw UsageError.invalidValue(
                 option: "--format", value: format.rawValue,
                 reason: "ThumbKit reads \(format.rawValue) but does not write it")
         }
-        if try arguments[lossless], format != .webp {
-            throw UsageError.validationFailed("--lossless applies only to WebP output (-o '%s.webp' or --format webp)")
+        let isLossless = try arguments[lossless]
+        for (option, applies, what) in appliesTo(format: format, lossless: isLossless)
+        where arguments.isPresent(option.spec.long) && !applies {
+            let name = (option.spec.short.map { "-\($0)/" } ?? "") + "--" + option.spec.long
+            throw UsageError.validationFailed("\(name) applies only to \(what)")
         }
-        if arguments.isPresent(avifSpeed), format != .avif {
-            throw UsageError.validationFailed(
-                "--avif-speed applies only to AVIF output (-o '%s.avif' or --format avif)")
-        }
+    }
+
+    /// Each encoder option, whether it applies to `format` output (`lossless`: `--lossless`
+    /// given), and the outputs it applies to, for the message.
+    static func appliesTo(format: ImageFormat, lossless: Bool) -> [(any OptionDeclaration, Bool, String)] {
+        let jpeg = "JPEG output (-o '%s.jpg' or --format jpeg)"
+        return [
+            (Self.lossless, format == .webp, "WebP output (-o '%s.webp' or --format webp)"),
+            (avifSpeed, format == .avif, "AVIF output (-o '%s.avif' or --format avif)"),
+            (subsampling, format == .jpeg, jpeg),
+            (progressive, format == .jpeg, jpeg),
+            (pngLevel, format == .png, "PNG output (-o '%s.png' or --format png)"),
+            (
+                quality, [.jpeg, .avif].contains(format) || (format == .webp && !lossless),
+                "lossy output (JPEG, AVIF, or WebP without --lossless)"
+            ),
+        ]
     }
 }

@@ -90,6 +90,7 @@ extension ThumbCommand {
             copy.input = PathBytes.display(item.input)
             copy.error = item.error.map(PathBytes.display)
             copy.warnings = item.warnings.map(PathBytes.display)
+            copy.profileNotes = item.profileNotes.map(PathBytes.display)
             copy.outputs = item.outputs.map { output in
                 var o = output
                 o.path = PathBytes.display(output.path)

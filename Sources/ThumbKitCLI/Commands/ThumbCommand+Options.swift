@@ -6,8 +6,9 @@ extension ThumbCommand {
     /// `-s WxH`: kept as text, since `Wx` and `xH` depend on `--fit` (see ``box(_:mode:)``).
     static let size: OptionKey<String> = .text(
         "size", short: "s", valueName: "WxH", default: "128x128",
-        help: "Target box in pixels (N means NxN; Wx or xH: any height or width, with --fit fit).")
-    static let fit: OptionKey<ResizeMode> = .choice("fit", default: .fill, help: "How the source maps onto the box.")
+        help: "Target box in pixels (N means NxN; Wx or xH: fit to that width or height).")
+    static let fit: OptionKey<ResizeMode> = .choice(
+        "fit", default: .fill, help: "How the source maps onto the box (fit for Wx and xH).")
     /// `--scales 1,2,3`: every factor from 1 to 10.
     static let scales = OptionKey<[Int]>(
         spec: .value("scales", valueName: "list", help: "Scale factors to make, such as 1,2,3.", default: "1")
@@ -50,9 +51,11 @@ extension ThumbCommand {
     static let shard: OptionKey<BatchShard?> = .parsedIfPresent(
         .value(
             "shard", valueName: "K/N",
-            help: "Process only share K (0-based) of N of the inputs, split by a stable hash of their paths."),
+            help: "Process only share K (0-based) of N of the inputs, split by a stable hash of their outputs."),
         parseShard)
     static let stopOnError: OptionKey<Bool> = .flag("stop-on-error", help: "Start no new file after the first failure.")
+    static let verbose: OptionKey<Bool> = .flag(
+        "verbose", help: "Also show colour-profile warnings (such as libpng's iCCP ones), which are never counted.")
     static let failOn: OptionKey<FailOn> = .choice(
         "fail-on", valueName: "level", default: .error, help: "Treat codec warnings as failures with 'warning'.")
     static let shrinkMargin: OptionKey<Double> = .number(
@@ -72,7 +75,7 @@ extension ThumbCommand {
         + EncodingOptions.all
         + [background, kernel, linear, intent, bpc, keepProfile, noRotate, noUpscale, jobs, recursive, shard]
         + LimitOptions.all
-        + [stopOnError, failOn, shrinkMargin, CommonOptions.json, diskFullAfter]
+        + [stopOnError, failOn, shrinkMargin, verbose, CommonOptions.json, diskFullAfter]
 
     /// The `--shard` value: `K/N` with 0 ≤ K < N (`BatchShard`).
     static func parseShard(_ text: String) throws(UsageError) -> BatchShard {

@@ -14,9 +14,11 @@ enum ThumbCommand: Command {
             the format; with --scales the @2x/@3x suffix goes before the extension. An input '-' \
             is read from stdin (named 'stdin'), and '-o -' writes the one output to stdout (needs \
             --format). No output may be any input of the batch, and no two inputs may share an \
-            output; such a file fails and the batch goes on. With -r, the template's output \
-            folder is not walked. A failing file (unreadable, corrupt, over a limit such as \
-            --max-pixels or --timeout, or not writable) gets one line on stderr and the batch \
+            output; such a file fails and the batch goes on. An input that is the template's \
+            output for another input (an earlier thumbnail beside its source) is left out and \
+            counted. With -r, the template's output folder is not walked. A failing file \
+            (unreadable, corrupt, over a limit such as --max-pixels or --timeout, or not \
+            writable) gets one line on stderr and the batch \
             goes on; with --stop-on-error no new file starts after the first failure. Embedded \
             colour profiles are converted to sRGB.
 
@@ -36,12 +38,11 @@ enum ThumbCommand: Command {
     static let anyHeight = 10_000_000
 
     /// The target box from `--size`: `WxH`, `N` (an NxN square), `Wx` (W wide and any height,
-    /// as vipsthumbnail's `--size 720x`) or `xH` (H high and any width); the last two only make
-    /// sense with `--fit fit`.
+    /// as vipsthumbnail's `--size 720x`) or `xH` (H high and any width); the last two are fits
+    /// (see ``mode(_:)``), and another `--fit` given with them is a usage error.
     static func box(_ text: String, mode: ResizeMode) throws(UsageError) -> ParsedArguments.Size {
         let widthOnly = text.last == "x" || text.last == "X"
-        let heightOnly = text.first == "x" || text.first == "X"
-        guard text.count > 1, widthOnly || heightOnly else {
+        guard isOneSided(text) else {
             guard let size = ParsedArguments.parseSize(text) else {
                 throw UsageError.invalidValue(
                     option: "--size", value: text, reason: "expected WxH (such as 88x88) or N for an NxN square")
@@ -62,6 +63,18 @@ enum ThumbCommand: Command {
             : ParsedArguments.Size(width: anyHeight, height: side)
     }
 
+    /// True for `Wx` and `xH`: a box with one side.
+    static func isOneSided(_ text: String) -> Bool {
+        text.count > 1 && (text.last == "x" || text.last == "X" || text.first == "x" || text.first == "X")
+    }
+
+    /// `--fit`, whose default follows the box: a one-sided box (`-s 720x`, `-s x200`) means fit,
+    /// as in vipsthumbnail, and any other box means fill.
+    static func mode(_ arguments: ParsedArguments) throws(UsageError) -> ResizeMode {
+        if !arguments.isPresent(fit), isOneSided(try arguments[size]) { return .fit }
+        return try arguments[fit]
+    }
+
     /// What the options ask for, once their rules between each other hold.
     struct Settings {
         let request: ThumbnailRequest
@@ -73,7 +86,7 @@ enum ThumbCommand: Command {
     /// The settings of a command line: the box against `--fit`, the scales and the limits,
     /// the template against `--format`, the encoder flags against the format.
     static func settings(_ arguments: ParsedArguments) throws(UsageError) -> Settings {
-        let mode = try arguments[fit]
+        let mode = try mode(arguments)
         let text = try arguments[size]
         let box = try box(text, mode: mode)
         let background = try arguments[Self.background]
@@ -111,9 +124,8 @@ enum ThumbCommand: Command {
         let limits = request.decode.limits
         let jobs = try arguments[Self.jobs]
 
-        var inputs = InputCollector(
-            recursive: try arguments[recursive], excludedFolders: [template.outputRoot], shard: try arguments[shard]
-        ).collect(arguments.arguments("input"))
+        var inputs = InputCollector(recursive: try arguments[recursive], excludedFolders: [template.outputRoot])
+            .collect(arguments.arguments("input"))
         try checkBatch(
             inputs, template: template, toStdout: toStdout, json: try arguments[CommonOptions.json],
             scales: request.scales.count)
@@ -138,18 +150,27 @@ enum ThumbCommand: Command {
         if let bytes = try arguments[diskFullAfter] {
             runner.writeFaults = SimulatedDiskFull(afterBytes: bytes)
         }
+        // The whole batch is planned in every shard, so inputs that meet share a shard.
+        var plan = runner.plan(inputs.files, subfolders: inputs.subfolders)
+        if let shard = try arguments[shard] { plan = plan.sharded(shard) }
+        if !plan.leftOut.isEmpty {
+            let count = counted(plan.leftOut.count, "earlier thumbnail")
+            context.printError("notice: \(count) left out (this template's outputs for other inputs)")
+        }
         let progress = context.progress
+        let verbose = try arguments[Self.verbose]
         let report = runner.run(
-            inputs.files, subfolders: inputs.subfolders,
+            plan,
             progress: { done, total in progress.update("[\(done)/\(total)] thumbnails") },
             onItem: { item in
                 for warning in item.warnings { context.printError("warning: \(warning)") }
+                if verbose { for note in item.profileNotes { context.printError("note: \(note)") } }
                 if let error = item.error { context.printError(error) }
             })
         progress.finish()
-        if report.files < inputs.files.count {
-            let notStarted = inputs.files.count - report.files
-            context.printError("stopped after a failure: \(notStarted) of \(inputs.files.count) files not started")
+        if report.files < plan.entries.count {
+            let notStarted = plan.entries.count - report.files
+            context.printError("stopped after a failure: \(notStarted) of \(plan.entries.count) files not started")
         }
         let argumentFailures = inputs.failures.map {
             BatchItem(input: $0.path, outputs: [], error: $0.description, warnings: [], megapixels: 0)

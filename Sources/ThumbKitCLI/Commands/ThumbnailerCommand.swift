@@ -4,7 +4,7 @@ import ThumbKitDesktop
 
 /// `thumbkit thumbnailer -s SIZE INPUT OUTPUT`: one thumbnail, with `gdk-pixbuf-thumbnailer`'s
 /// calling convention, so a desktop entry (`thumbkit.thumbnailer`) can make ThumbKit the
-/// desktop's thumbnailer for PNG and JPEG.
+/// desktop's thumbnailer for every format it reads.
 enum ThumbnailerCommand: Command {
     static let spec = CommandSpec(
         name: "thumbnailer", abstract: "Make one desktop thumbnail (gdk-pixbuf-thumbnailer's convention).",
@@ -43,16 +43,14 @@ enum ThumbnailerCommand: Command {
         }
         do {
             var st = stat()
-            guard stat(path, &st) == 0 else {
+            guard PathBytes.withCString(path, { stat($0, &st) }) == 0 else {
                 throw DecodeError.unreadable(path: path, reason: String(cString: strerror(errno)).lowercased())
             }
-            let decode = DecodeOptions()
+            let decode = DesktopThumbnailer.strictDecode
             let data = try FileIO.read(path, maxBytes: decode.limits.maxFileBytes)
             let rendered = try DesktopThumbnailer.render(data, path: path, boxes: [box], decode: decode)
-            let metadata = ThumbnailMetadata(
-                uri: uri, mtime: Int(st.st_mtim.tv_sec), size: Int(st.st_size),
-                mimeType: rendered.header.format == .png ? "image/png" : "image/jpeg",
-                imageWidth: rendered.header.width, imageHeight: rendered.header.height,
+            let metadata = DesktopThumbnailer.metadata(
+                uri: uri, mtime: Int(st.st_mtim.tv_sec), size: Int(st.st_size), header: rendered.header,
                 software: VersionInfo.versionLine)
             let bytes = try DesktopThumbnailer.encodePNG(rendered.images[0], text: metadata.textChunks, path: output)
             try FileIO.writeAtomically(bytes, to: output, durable: false)
@@ -63,16 +61,15 @@ enum ThumbnailerCommand: Command {
         }
     }
 
-    /// The local path and canonical URI of INPUT: a `file://` URI is decoded to its path (and
-    /// re-encoded, so the URI is GLib's spelling); a path is taken from the working directory.
+    /// The local path (a ``PathBytes`` string) and canonical URI of INPUT: a `file://` URI is
+    /// decoded to its path bytes, UTF-8 or not (and re-encoded, so the URI is GLib's spelling);
+    /// a path is taken from the working directory.
     static func source(_ input: String) -> (String, String)? {
         if input.hasPrefix("file:") {
-            guard let bytes = FileURI.path(fromURI: input), let path = String(validating: bytes, as: UTF8.self) else {
-                return nil
-            }
-            return (path, FileURI.uri(forAbsolutePath: bytes))
+            guard let bytes = FileURI.path(fromURI: input) else { return nil }
+            return (PathBytes.string(bytes), FileURI.uri(forAbsolutePath: bytes))
         }
         if input.contains("://") { return nil }
-        return (input, FileURI.uri(forPath: input, relativeTo: FileManager.default.currentDirectoryPath))
+        return (input, FileURI.uri(forPath: input, relativeTo: PathBytes.currentDirectory()))
     }
 }

@@ -100,7 +100,7 @@ enum WatchCommand: Command {
         let stderr = context.stderr
         let log: @Sendable (IngestEvent) -> Void = { event in
             // Inbox names are untrusted: no newline or escape sequence reaches the terminal raw.
-            stderr.writeLine(json ? event.jsonLine : "\(programName): \(CatalogListCommand.oneLine(event.text))")
+            stderr.writeLine(json ? event.jsonLine : "\(programName): \(Terminal.oneLine(event.text))")
         }
         let summary = try await runSession(ingestor: ingestor, options: options, control: control, log: log)
         withExtendedLifetime(lock) {}

@@ -73,7 +73,9 @@ enum XDGCommand: Command {
             failed = !failures.isEmpty
             result.pruned = removed
             if !json {
-                for removal in removed { context.print("removed \(removal.path) (\(removal.reason): \(removal.uri))") }
+                for removal in removed {
+                    context.print(Terminal.oneLine("removed \(removal.path) (\(removal.reason): \(removal.uri))"))
+                }
                 context.print("pruned \(removed.count) entries from \(cache.root)")
             }
         }
@@ -95,11 +97,24 @@ enum XDGCommand: Command {
             }
             progress.finish()
             failed = failed || report.failed > 0 || !inputs.failures.isEmpty
-            result.report = report
+            result.report = displayed(report)
             if !json { context.print(summary(report, sizes: thumbnailer.sizes)) }
         }
         if json { try context.writeJSON(result) }
         return failed ? .failure : .success
+    }
+
+    /// The report with raw name bytes shown as `\xE9`, as `thumb --json` shows them: JSON text
+    /// must be valid UTF-8, and the private-use stand-ins of ``PathBytes`` mean nothing there.
+    static func displayed(_ report: DesktopBatch.Report) -> DesktopBatch.Report {
+        var copy = report
+        copy.items = report.items.map { item in
+            var shown = item
+            shown.input = PathBytes.display(item.input)
+            shown.error = item.error.map(PathBytes.display)
+            return shown
+        }
+        return copy
     }
 
     /// `210 files: 210 decoded, 420 thumbnails written (normal, large), 0 up to date, 0 failed; 8.1 s`,

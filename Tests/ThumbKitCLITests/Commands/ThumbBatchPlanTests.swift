@@ -88,6 +88,53 @@ struct ThumbBatchPlanTests {
         #expect(Self.listing(photos + "/thumbs") == ["a.jpg"])
     }
 
+    @Test func aRerunBesideTheSourcesLeavesOutItsEarlierThumbnailsAndExitsZero() async throws {
+        let dir = try TestBinary.temporaryDirectory("tk-plan").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.write(GeneratedImages.jpeg(seed: 18), dir + "/a.jpg")
+        try Self.write(GeneratedImages.png(seed: 19), dir + "/b.png")
+        let first = await Self.run(["thumb", "-s", "8", "-o", dir + "/tn_%s.jpg", dir])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(!first.stderr.contains("left out"))
+        for _ in 0..<2 {
+            let again = await Self.run(["thumb", "-s", "8", "-o", dir + "/tn_%s.jpg", dir])
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stdout.hasPrefix("2 files: 2 succeeded, 0 failed"), "\(again.stdout)")
+            let notices = again.stderr.split(separator: "\n").filter { $0.contains("left out") }
+            #expect(
+                notices == [
+                    "thumbkit: notice: 2 earlier thumbnails left out (this template's outputs for other inputs)"
+                ])
+            #expect(Self.listing(dir) == ["a.jpg", "b.png", "tn_a.jpg", "tn_b.jpg"])
+        }
+    }
+
+    @Test func aNameThatIsNotAnImageIsReportedBeforeItsOutputCollision() async throws {
+        let dir = try TestBinary.temporaryDirectory("tk-plan").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.write(Array("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8), dir + "/c.gif")
+        try Self.write([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], dir + "/c.tiff")
+        try Self.write(Array("not a picture".utf8), dir + "/d.jpg")
+        try Self.write(GeneratedImages.png(seed: 20), dir + "/d.png")
+        let r = await Self.run([
+            "thumb", "-s", "8", "-o", dir + "/out/%s.jpg", dir + "/c.gif", dir + "/c.tiff", dir + "/d.jpg",
+            dir + "/d.png",
+        ])
+        #expect(r.status == 1)
+        #expect(!r.stderr.contains("would overwrite"), "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        let reason = { (name: String) in
+            lines.first { $0.hasPrefix("thumbkit: \(dir)/\(name): ") }?.dropFirst("thumbkit: \(dir)/\(name): ".count)
+        }
+        // Each is refused for what it is, as when it is alone in the batch.
+        #expect(reason("c.gif") != nil)
+        #expect(reason("c.tiff") == reason("c.gif"))
+        #expect(reason("d.jpg") == reason("c.gif"))
+        // The one image among them gets its thumbnail.
+        #expect(r.stdout.hasPrefix("4 files: 1 succeeded, 3 failed"), "\(r.stdout)")
+        #expect(Self.listing(dir + "/out") == ["d.jpg"])
+    }
+
     @Test func aLinkLoopIsWalkedOnce() async throws {
         let dir = try TestBinary.temporaryDirectory("tk-plan").path
         defer { try? FileManager.default.removeItem(atPath: dir) }

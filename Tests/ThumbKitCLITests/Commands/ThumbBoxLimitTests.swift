@@ -88,9 +88,27 @@ struct ThumbBoxLimitTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let input = TestCorpus.url(for: "photos/" + name).path
-        let result = await Self.run(["thumb", "--fail-on", "warning", "-s", "32", "-o", folder + "/%s.jpg", input])
+        let result = await Self.run([
+            "thumb", "--fail-on", "warning", "--verbose", "-s", "32", "-o", folder + "/%s.jpg", input,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("iCCP: known incorrect sRGB profile"))
+        #expect(result.stderr.contains("note: \(input): iCCP: known incorrect sRGB profile"), "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder + "/" + name.dropLast(4) + ".jpg"))
+    }
+
+    /// vipsthumbnail prints nothing for it: without --verbose, no line and no warning counted.
+    @Test(.needsCorpus, .tags(.corpus), arguments: ["chelsea.png", "astronaut.png"])
+    func aColourProfileWarningIsShownOnlyWithVerboseAndNeverCounted(_ name: String) async throws {
+        guard TestCorpus.requireCorpus() else { return }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = TestCorpus.url(for: "photos/" + name).path
+        let quiet = await Self.run(["thumb", "-s", "32", "-o", folder + "/%s.jpg", input])
+        #expect(quiet.status == 0)
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+        #expect(quiet.stdout.hasPrefix("1 file: 1 succeeded, 0 failed; "), "\(quiet.stdout)")
+        let verbose = await Self.run(["thumb", "--verbose", "-s", "32", "-o", folder + "/%s.jpg", input])
+        #expect(verbose.stderr.contains("iCCP: known incorrect sRGB profile"))
+        #expect(verbose.stdout.hasPrefix("1 file: 1 succeeded, 0 failed; "), "\(verbose.stdout)")
     }
 }

@@ -60,6 +60,44 @@ struct ThumbShardTests {
         #expect(union.values.allSatisfy { $0 == 1 })
     }
 
+    @Test func inputsWithOneOutputLandInOneShardAndAreRefusedThereAsUnsharded() async throws {
+        let dir = try TestBinary.temporaryDirectory("tk-thumb-shard-collide")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let photos = dir.appendingPathComponent("photos")
+        try Self.tree(photos, count: 6)
+        // A stem whose .jpg and .png input paths hash to different thirds: split by input, each
+        // of two shards would write its own x.png, one over the other. (Not halves: FNV-1a's
+        // lowest bit is the parity of the bytes' lowest bits, the same for "jpg" and "png".)
+        let stem = try #require(
+            (0..<100).map { "x\($0)" }.first {
+                BatchShard.fnv1a64(Array("\($0).jpg".utf8)) % 3 != BatchShard.fnv1a64(Array("\($0).png".utf8)) % 3
+            })
+        try Data(GeneratedImages.jpeg(seed: 30)).write(to: photos.appendingPathComponent(stem + ".jpg"))
+        try Data(GeneratedImages.png(seed: 31)).write(to: photos.appendingPathComponent(stem + ".png"))
+        let whole = dir.appendingPathComponent("whole")
+        let all = await ThumbCommandTests.run([
+            "thumb", "-r", "-s", "4x4", "-o", whole.path + "/%d/%s.png", photos.path,
+        ])
+        #expect(all.status == 1)
+        let refusal = "\(photos.path)/\(stem).png: output \(whole.path)/\(stem).png would overwrite the thumbnail of"
+        #expect(all.stderr.contains(refusal), "\(all.stderr)")
+        var failed: [String] = []
+        var union: [String: Int] = [:]
+        for index in 0..<3 {
+            let out = dir.appendingPathComponent("shard\(index)")
+            let run = await ThumbCommandTests.run([
+                "thumb", "-r", "--shard", "\(index)/3", "-s", "4x4", "-o", out.path + "/%d/%s.png", photos.path,
+            ])
+            let lines = run.stderr.split(separator: "\n").filter { $0.contains("would overwrite") }
+            #expect(run.status == (lines.isEmpty ? 0 : 1), "\(run.stderr)")
+            failed += lines.map { $0.replacingOccurrences(of: out.path, with: whole.path) }
+            for file in Self.outputs(out) { union[file, default: 0] += 1 }
+        }
+        #expect(failed.count == 1 && all.stderr.contains(failed[0]), "\(failed)")
+        #expect(Set(union.keys) == Self.outputs(whole))
+        #expect(union.values.allSatisfy { $0 == 1 })
+    }
+
     @Test(arguments: ["3/3", "0/0", "-1/3", "x/3", "1", "1/3/4", ""])
     func aBadShardIsAUsageErrorOnOneLine(value: String) async throws {
         let dir = try TestBinary.temporaryDirectory("tk-thumb-shard-bad")

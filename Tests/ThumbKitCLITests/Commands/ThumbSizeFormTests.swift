@@ -10,7 +10,7 @@ struct ThumbSizeFormTests {
         guard case .run(let parsed) = try parser.parse(["thumb"] + argv + ["a.jpg"]) else {
             throw UsageError.validationFailed("help")
         }
-        return try ThumbCommand.box(try parsed[ThumbCommand.size], mode: try parsed[ThumbCommand.fit])
+        return try ThumbCommand.box(try parsed[ThumbCommand.size], mode: try ThumbCommand.mode(parsed))
     }
 
     @Test(arguments: [
@@ -20,6 +20,9 @@ struct ThumbSizeFormTests {
         (["-s", "720X", "--fit", "fit"], 720, ThumbCommand.anyHeight),
         (["-s", "x88", "--fit", "fit"], ThumbCommand.anyHeight, 88),
         (["-s", "X88", "--fit", "fit"], ThumbCommand.anyHeight, 88),
+        // A one-sided box means fit without --fit, as in vipsthumbnail.
+        (["-s", "720x"], 720, ThumbCommand.anyHeight),
+        (["-s", "x200"], ThumbCommand.anyHeight, 200),
     ])
     func sizesGiveTheirBox(argv: [String], width: Int, height: Int) throws {
         #expect(try Self.box(argv) == ParsedArguments.Size(width: width, height: height))
@@ -27,11 +30,11 @@ struct ThumbSizeFormTests {
 
     @Test(arguments: [
         (
-            ["-s", "720x"],
+            ["-s", "720x", "--fit", "pad"],
             UsageError.invalidValue(option: "--size", value: "720x", reason: "a width-only size needs --fit fit")
         ),
         (
-            ["-s", "720x", "--fit", "pad"],
+            ["-s", "720x", "--fit", "fill"],
             .invalidValue(option: "--size", value: "720x", reason: "a width-only size needs --fit fit")
         ),
         (
@@ -43,7 +46,7 @@ struct ThumbSizeFormTests {
             .invalidValue(option: "--size", value: "-5x", reason: "expected WxH, N, Wx or xH (such as 720x or x88)")
         ),
         (
-            ["-s", "x88"],
+            ["-s", "x88", "--fit", "stretch"],
             .invalidValue(option: "--size", value: "x88", reason: "a height-only size needs --fit fit")
         ),
         (
@@ -72,5 +75,19 @@ struct ThumbSizeFormTests {
         #expect(status == 0)
         let header = try ImageDecoders.readHeader(try FileIO.read(folder + "/in-small.png"), path: "in-small.png")
         #expect(header.width == 32 && header.height == 24)
+    }
+
+    @Test func aHeightOnlySizeFitsWithoutFitFit() async throws {
+        let folder = NSTemporaryDirectory() + "thumb-height-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = try CompareCommandTests.writePNG(
+            PixelBuffer(width: 64, height: 48, fill: RGBA(9, 99, 199)), in: folder, name: "in.png")
+        let status = await CLI.run(
+            ["thumb", "-s", "x12", "-o", folder + "/%s-small.png", input], commands: ThumbKitCommands.all,
+            stdout: TextOutput(), stderr: TextOutput())
+        #expect(status == 0)
+        let header = try ImageDecoders.readHeader(try FileIO.read(folder + "/in-small.png"), path: "in-small.png")
+        #expect(header.width == 16 && header.height == 12)
     }
 }

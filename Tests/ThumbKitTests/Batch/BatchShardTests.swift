@@ -47,6 +47,14 @@ struct BatchShardTests {
         }
     }
 
+    /// The plan of `files` for outputs under `template`.
+    static func plan(_ collected: InputCollector.Result, template: String) -> BatchPlan {
+        let runner = BatchRunner(
+            request: ThumbnailRequest(resize: ResizeOptions(width: 8, height: 8, mode: .fill)),
+            encoding: EncodeOptions(format: .jpeg), template: OutputTemplate(template), jobs: 1)
+        return runner.plan(collected.files, subfolders: collected.subfolders)
+    }
+
     @Test func theSharesOfABatchAreDisjointAndMakeUpTheWholeBatch() throws {
         let root = try TestBinary.temporaryDirectory("tk-shard")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -54,26 +62,25 @@ struct BatchShardTests {
         try Self.tree(tree, count: 60)
         let loose = root.appendingPathComponent("loose.jpg").path
         try Data().write(to: URL(fileURLWithPath: loose))
-        let arguments = [tree.path, loose, "-"]
-        let whole = InputCollector(recursive: true).collect(arguments)
+        let whole = InputCollector(recursive: true).collect([tree.path, loose, "-"])
         #expect(whole.files.count == 62 && whole.failures.isEmpty)
+        let plan = Self.plan(whole, template: root.path + "/out/%d/%s.jpg")
+        #expect(plan.entries.map(\.file) == whole.files)
         for count in 1...5 {
             var seen: [String: Int] = [:]
             for index in 0..<count {
-                let part = InputCollector(recursive: true, shard: BatchShard(index: index, count: count))
-                    .collect(arguments)
-                #expect(part.failures.isEmpty, "\(index)/\(count)")
-                for file in part.files { seen[file, default: 0] += 1 }
-                if count > 1 { #expect(part.files.count < whole.files.count, "\(index)/\(count)") }
+                let part = plan.sharded(try #require(BatchShard(index: index, count: count)))
+                for entry in part.entries { seen[entry.file, default: 0] += 1 }
+                if count > 1 { #expect(part.entries.count < whole.files.count, "\(index)/\(count)") }
             }
             #expect(seen.values.allSatisfy { $0 == 1 }, "N=\(count): a file in two shards")
             #expect(Set(seen.keys) == Set(whole.files), "N=\(count): the shards miss files")
         }
     }
 
-    /// The same tree mounted elsewhere splits the same way: the key is the path below the
-    /// argument, not the argument.
-    @Test func theSplitDoesNotDependOnWhereTheTreeIs() throws {
+    /// The same trees mounted elsewhere split the same way: the key is the output's path below
+    /// the template's output folder, not where the inputs or the outputs are.
+    @Test func theSplitDoesNotDependOnWhereTheTreesAre() throws {
         let first = try TestBinary.temporaryDirectory("tk-shard-a")
         let second = try TestBinary.temporaryDirectory("tk-shard-b")
         defer {
@@ -83,22 +90,14 @@ struct BatchShardTests {
         let deeper = second.appendingPathComponent("mnt/photos")
         try Self.tree(first, count: 30)
         try Self.tree(deeper, count: 30)
+        let planOne = Self.plan(InputCollector(recursive: true).collect([first.path]), template: "/o/%d/%s.jpg")
+        let planTwo = Self.plan(
+            InputCollector(recursive: true).collect([deeper.path]), template: second.path + "/mnt/out/%d/%s.jpg")
         for index in 0..<3 {
-            let collector = InputCollector(recursive: true, shard: BatchShard(index: index, count: 3))
-            let one = collector.collect([first.path]).files.map { String($0.dropFirst(first.path.count)) }
-            let two = collector.collect([deeper.path]).files.map { String($0.dropFirst(deeper.path.count)) }
+            let shard = try #require(BatchShard(index: index, count: 3))
+            let one = planOne.sharded(shard).entries.map { String($0.file.dropFirst(first.path.count)) }
+            let two = planTwo.sharded(shard).entries.map { String($0.file.dropFirst(deeper.path.count)) }
             #expect(one == two && !one.isEmpty)
         }
-    }
-
-    /// A folder whose images all fall in other shards is not "a folder with no images".
-    @Test func aFolderWithImagesOnlyInOtherSharesIsNoFailure() throws {
-        let root = try TestBinary.temporaryDirectory("tk-shard-one")
-        defer { try? FileManager.default.removeItem(at: root) }
-        try Data().write(to: root.appendingPathComponent("a"))  // Not an image name: a notice.
-        try Data().write(to: root.appendingPathComponent("one.jpg"))
-        let results = (0..<2).map { InputCollector(shard: BatchShard(index: $0, count: 2)).collect([root.path]) }
-        #expect(results.map(\.files.count).reduce(0, +) == 1)
-        #expect(results.allSatisfy { $0.failures.isEmpty })
     }
 }
