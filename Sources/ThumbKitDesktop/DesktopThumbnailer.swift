@@ -25,12 +25,15 @@ public struct DesktopThumbnailer: Sendable {
     /// and exit 1 from `thumbnailer` (the desktop then records the failure), instead of a grey
     /// thumbnail that looks valid to every client. Colour-profile warnings never fail a file
     /// (`DecodeOptions.failsOn(warning:)`).
-    public static let strictDecode = DecodeOptions(failOnWarning: true)
+    /// With `limits`: `thumb`'s limits (the same option group on `xdg` and `thumbnailer`).
+    public static func strictDecode(limits: ImageLimits = ImageLimits()) -> DecodeOptions {
+        DecodeOptions(limits: limits, failOnWarning: true)
+    }
 
     /// A thumbnailer for `sizes` into `cache`.
     public init(
         cache: ThumbnailCache, sizes: [ThumbnailSize], software: String,
-        decode: DecodeOptions = DesktopThumbnailer.strictDecode,
+        decode: DecodeOptions = DesktopThumbnailer.strictDecode(),
         workingDirectory: String = PathBytes.currentDirectory()
     ) {
         self.cache = cache

@@ -23,7 +23,7 @@ enum ThumbnailerCommand: Command {
             .required("input", help: "The image: a path or a file:// URI."),
             .required("output", help: "The PNG to write."),
         ],
-        options: [size])
+        options: [size] + LimitOptions.all)
 
     /// `-s N`: the box's side.
     static let size: OptionKey<Int> = .integer(
@@ -46,7 +46,7 @@ enum ThumbnailerCommand: Command {
             guard PathBytes.withCString(path, { stat($0, &st) }) == 0 else {
                 throw DecodeError.unreadable(path: path, reason: String(cString: strerror(errno)).lowercased())
             }
-            let decode = DesktopThumbnailer.strictDecode
+            let decode = DesktopThumbnailer.strictDecode(limits: try LimitOptions.limits(arguments))
             let data = try FileIO.read(path, maxBytes: decode.limits.maxFileBytes)
             let rendered = try DesktopThumbnailer.render(data, path: path, boxes: [box], decode: decode)
             let metadata = DesktopThumbnailer.metadata(

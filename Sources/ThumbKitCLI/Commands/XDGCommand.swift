@@ -27,7 +27,7 @@ enum XDGCommand: Command {
               thumbkit xdg --prune
             """,
         positionals: [.variadic("path", help: "Image files or folders.", required: false)],
-        options: [size, recursive, jobs, prune, CommonOptions.json])
+        options: [size, recursive, jobs, prune, CommonOptions.json] + LimitOptions.all)
 
     /// `--size NAME`, repeatable; the cases of `ThumbnailSize`.
     static let size = OptionKey<[String]>.repeated(
@@ -83,7 +83,9 @@ enum XDGCommand: Command {
         if !paths.isEmpty {
             let inputs = InputCollector(recursive: try arguments[recursive]).collect(paths)
             for failure in inputs.failures { context.report(failure) }
-            let thumbnailer = DesktopThumbnailer(cache: cache, sizes: sizes, software: VersionInfo.versionLine)
+            let thumbnailer = DesktopThumbnailer(
+                cache: cache, sizes: sizes, software: VersionInfo.versionLine,
+                decode: DesktopThumbnailer.strictDecode(limits: try LimitOptions.limits(arguments)))
             let progress = context.progress
             let done = Locked(0)
             let total = inputs.files.count

@@ -16,7 +16,8 @@ struct UninterruptibleDecodeCostTests {
         let limits = ImageLimits(maxSeconds: 1)
         let error = #expect(throws: DecodeError.self) {
             try ImageDecoders.WebP.decode(
-                ImageSource(data, path: "big.webp"), options: DecodeOptions(limits: limits), deadline: limits.deadline())
+                ImageSource(data, path: "big.webp"), options: DecodeOptions(limits: limits),
+                deadline: limits.deadline())
         }
         guard case .overLimit(let path, let reason) = error else {
             Issue.record("expected overLimit, got \(String(describing: error))")
