@@ -121,7 +121,7 @@ public struct BuildWorker: Sendable {
         let claims = try queue.claim(worker: id, limit: options.batch, lease: options.lease, now: clock.now())
         guard !claims.isEmpty else { return nil }
         crashPoints?.reached(.claimed, records: claims.map(\.record))
-        let attempts = Dictionary(claims.map { ($0.record, $0.attempt) }, uniquingKeysWith: { a, _ in a })
+        let held = Dictionary(claims.map { ($0.record, $0) }, uniquingKeysWith: { a, _ in a })
         let finished = Locked([RecordRef: [String]]())
         let lost = Locked(Set<RecordRef>())
         let (queue, id) = (self.queue, self.id)
@@ -131,16 +131,16 @@ public struct BuildWorker: Sendable {
             only: claims.map(\.record), onNote: onNote,
             commitGuard: BuildCommitGuard(
                 check: { tx, record in
-                    guard attempts[record] != nil else { return }  // a side unit (strips for bugs)
+                    guard let claim = held[record] else { return }  // a side unit (strips for bugs)
                     do {
-                        try queue.check(record, worker: id, in: tx)
+                        try queue.check(claim, worker: id, in: tx)
                     } catch let error as BuildQueue.LostClaim {
                         lost.withLock { _ = $0.insert(record) }
                         throw error
                     }
                 },
                 finish: { tx, record, failures in
-                    guard let attempt = attempts[record] else { return }
+                    guard let attempt = held[record]?.attempt else { return }
                     let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
                     try queue.settle(
                         record, failure: reason, attempts: attempt, retryAt: worker.retryAt(attempt: attempt), in: tx)
@@ -174,7 +174,7 @@ public struct BuildWorker: Sendable {
                 // failure, then the record's reason).
                 let reason = shared.isEmpty ? nil : shared.joined(separator: "; ")
                 do {
-                    try queue.finish(record, worker: id, failure: reason, retryAt: retryAt(attempt: claim.attempt))
+                    try queue.finish(claim, worker: id, failure: reason, retryAt: retryAt(attempt: claim.attempt))
                     event(reason == nil ? .built : .failed, reason)
                 } catch is BuildQueue.LostClaim {
                     event(.lost, nil)

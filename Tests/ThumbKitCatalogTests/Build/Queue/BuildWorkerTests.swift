@@ -165,6 +165,50 @@ struct BuildWorkerTests {
         #expect(try consistencyProblems(store: store, outputDirectory: out) == [])
     }
 
+    /// At its claim, lets the lease run out on the fake clock and the same worker (another lane
+    /// of it, under the same id) claim the records again, before this batch builds them.
+    struct ReclaimedBySameWorker: BuildCrashPoints {
+        let clock: FakeBuildClock
+        let queue: BuildQueue
+        let worker: String
+        let again: Locked<[BuildQueue.Claim]>
+
+        func reached(_ point: BuildCrashPoint, records: [RecordRef]) {
+            guard point == .claimed else { return }
+            clock.advance(60)
+            let taken = (try? queue.claim(worker: worker, limit: 10, lease: .seconds(30), now: clock.now())) ?? []
+            #expect(Set(taken.map(\.record)) == Set(records))
+            again.withLock { $0 = taken }
+        }
+    }
+
+    @Test(arguments: CatalogBackend.all)
+    func aBatchWhoseRowsTheSameWorkerClaimedAgainCommitsNothing(backend: CatalogBackend) throws {
+        let workspace = try TestWorkspace()
+        let store = try Self.catalog(workspace, "c.sqlite", bugs: 1, backend: backend)
+        let out = workspace.path("out")
+        let builder = CatalogBuilder(store: store, outputDirectory: out, recipes: Self.recipes, jobs: 1)
+        _ = try builder.planQueue(BuildQueue(store: store), now: Date())
+        let clock = FakeBuildClock(Date())
+        let other = try CatalogStore(location: store.location)
+        let again = Locked([BuildQueue.Claim]())
+        var events: [BuildWorker.Event] = []
+        let stale = BuildWorker(
+            builder: builder, queue: BuildQueue(store: store), id: "same",
+            options: .init(lease: .seconds(30), batch: 10), clock: clock,
+            crashPoints: ReclaimedBySameWorker(
+                clock: clock, queue: BuildQueue(store: other), worker: "same", again: again))
+        let report = try #require(try stale.runBatch(onEvent: { events.append($0) }))
+        // Same worker id, but not the same claim: the first batch's commits are all refused.
+        #expect(report.made == 0 && report.failed == 0, "\(report.failures)")
+        #expect(!events.isEmpty && events.allSatisfy { $0.status == .lost })
+        #expect(try store.read { try $0.outputs() } == [])
+        let newer = again.withLock { $0 }
+        let rows = try BuildQueue(store: store).entries()
+        #expect(rows.count == newer.count && rows.allSatisfy { $0.workerID == "same" && $0.attempts == 2 })
+        #expect(Set(rows.map(\.claimSequence)) == Set(newer.map(\.sequence)))
+    }
+
     @Test(arguments: CatalogBackend.all)
     func aRecordWhoseSourceIsMissingGoesBackWithTheReasonAndIsNeverRecordedAsBuilt(backend: CatalogBackend) throws {
         let workspace = try TestWorkspace()
