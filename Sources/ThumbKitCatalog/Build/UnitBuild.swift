@@ -44,7 +44,7 @@ struct UnitBuild {
         var report = BuildReport()
         var made: [Made] = []
         var hashUpdate: ImageRef?
-        var iconNames: [AppIcon.File: String]?
+        var iconContents: Data?
         let byKey = Dictionary(rows.map { ($0.values.key, $0) }, uniquingKeysWith: { first, _ in first })
         for group in unit.groups {
             do {
@@ -78,16 +78,16 @@ struct UnitBuild {
                 }
                 report.upToDate +=
                     outputs.count - outputs.filter { output in made.contains { $0.output.key == output.key } }.count
-                if unit.writesIconContents, outputs.contains(where: { $0.kind == .icon }) {
-                    iconNames = Self.iconFileNames(outputs)
+                if unit.writesIconContents, let contents = BuildUnit.iconContents(outputs) {
+                    iconContents = contents
                 }
             } catch {
                 report.fail(Self.line(error))
             }
         }
         do {
-            if let iconNames { try writeIconContents(iconNames) }
-            report.add(try commit(made, hashUpdate: hashUpdate, failures: report.failures))
+            report.add(
+                try commit(made, hashUpdate: hashUpdate, iconContents: iconContents, failures: report.failures))
         } catch {
             report.fail(Self.line(error))
         }
@@ -157,37 +157,29 @@ struct UnitBuild {
         return Made(output: output, bytes: bytes, width: image.width, height: image.height)
     }
 
-    /// The icon set's file names, by file.
-    private static func iconFileNames(_ outputs: [PlannedOutput]) -> [AppIcon.File: String] {
-        var names: [AppIcon.File: String] = [:]
-        for output in outputs where output.kind == .icon {
-            if let file = AppIcon.files.first(where: {
-                $0.identifier == output.key.recipe && $0.scale == output.key.scale
-            }) {
-                names[file] = (output.path as NSString).lastPathComponent
-            }
-        }
-        return names
-    }
-
     /// Writes `Contents.json` when it is missing or different (so a build with nothing to do
-    /// writes nothing).
-    private func writeIconContents(_ names: [AppIcon.File: String]) throws {
-        let data = AppIcon.contentsJSON(fileNames: names)
-        let target = folder.absolute(AppIcon.contentsPath)
-        if let existing = FileManager.default.contents(atPath: target), existing == data { return }
+    /// writes nothing). Only inside the commit transaction, after the fence held: its name
+    /// carries no content tag, so a worker whose claim was lost must never write it (it would
+    /// name the icons of a logo the catalog no longer has, over the new owner's file).
+    private func writeIconContents(_ contents: Data) throws {
+        if BuildUnit.hasIconContents(contents, in: folder) { return }
         try folder.requireReplaceable(AppIcon.contentsPath)
-        try FileIO.writeAtomically([UInt8](data), to: target)
+        try FileIO.writeAtomically([UInt8](contents), to: folder.absolute(AppIcon.contentsPath))
     }
 
     // MARK: Recording
 
-    /// Records `made` in one transaction, removes rows no recipe wants, then the files no row
+    /// Records `made` in one transaction, removes rows no recipe wants, writes the untagged
+    /// `iconContents` (after the fence, under its lock), then removes the files no row
     /// describes any more.
-    private func commit(_ made: [Made], hashUpdate: ImageRef?, failures: [String]) throws -> BuildReport {
+    private func commit(_ made: [Made], hashUpdate: ImageRef?, iconContents: Data?, failures: [String]) throws
+        -> BuildReport
+    {
         let record = unit.record
         let wanted = unit.wantedKeys
-        guard !made.isEmpty || hashUpdate != nil || unit.removesUnwanted else { return BuildReport() }
+        guard !made.isEmpty || hashUpdate != nil || iconContents != nil || unit.removesUnwanted else {
+            return BuildReport()
+        }
         let (report, orphans) = try store.write { tx -> (BuildReport, [String]) in
             try commitGuard?.check(tx, record)  // scale-out: before any row; throwing rolls back
             var report = BuildReport()
@@ -237,6 +229,10 @@ struct UnitBuild {
                 report.removed += removed.count
                 candidates += removed.map(\.path)
             }
+            // The one output whose name is not tagged with its content: written last, once the
+            // rows it names are in place, under the fence's lock (the write lock, and on
+            // PostgreSQL the queue row's FOR UPDATE), so no lost claim can reach it.
+            if let iconContents { try writeIconContents(iconContents) }
             let orphans = try Set(candidates).filter { try !tx.isOutputPathReferenced($0) }
             try commitGuard?.finish(tx, record, failures + report.failures)  // scale-out: settle the queue row
             return (report, orphans.sorted())

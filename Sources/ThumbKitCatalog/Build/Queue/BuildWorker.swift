@@ -13,8 +13,10 @@ import ThumbKit
 /// A lost claim leaves at most files without rows: the build renames every file into place
 /// before its commit, and output names are tagged with their content, so those files hold the
 /// very bytes the record's new owner writes under the same names; its commit describes them, or
-/// the next full build's sweep removes them. The only temporary files (`.tmp-` names) are those
-/// of a worker killed mid-write, which the next build's stray-file sweep removes.
+/// the next full build's sweep removes them. The one untagged output, the icon set's
+/// `Contents.json`, is written only inside a commit that passed the fence. The only temporary
+/// files (`.tmp-` names) are those of a worker killed mid-write, which the next build's
+/// stray-file sweep removes.
 public struct BuildWorker: Sendable {
     /// How a worker claims and retries.
     public struct Options: Sendable {
