@@ -216,7 +216,12 @@ struct UnitBuild {
                     report.fail("\(folder.absolute(output.path)): the shared file is missing; run the build again")
                     continue
                 }
-                if let old = try tx.output(output.key), old.path != output.path { candidates.append(old.path) }
+                if let old = try tx.output(output.key), old.path != output.path {
+                    // Remade under another name (a new source, title or recipe): the old output
+                    // goes, and counts as removed (`catalog rename` and `set-image` said 0).
+                    candidates.append(old.path)
+                    report.removed += 1
+                }
                 try tx.upsertOutput(
                     OutputValues(
                         record: record, recipe: output.key.recipe, kind: output.kind, scale: output.key.scale,

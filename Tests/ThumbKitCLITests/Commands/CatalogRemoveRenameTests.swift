@@ -156,6 +156,50 @@ struct CatalogRemoveRenameTests {
         #expect(taken.status == 1 && taken.stderr == "thumbkit: bug 1: bug 2 already has this title\n")
     }
 
+    @Test(arguments: CatalogBackend.all) func renameAndSetImageRemoveAndCountTheOutputsTheyReplaceAfterASite(
+        backend: CatalogBackend
+    ) async throws {
+        let (workspace, paths, store, scratch) = try await Self.built(backend)
+        defer { withExtendedLifetime(scratch) {} }
+        // `site` links every output it publishes: from then on each has a second link.
+        let site = await Run(["site", workspace.path("site")] + paths)
+        #expect(site.status == 0, "\(site.stderr)")
+        let out = workspace.path("out")
+        func leftovers() throws -> [String] {
+            let rows = Set(try store.read { try $0.outputs() }.map(\.path))
+            return OutputFolder(root: out).files(in: OutputFolder.ownedFolders, includeHidden: false).filter {
+                !rows.contains($0) && $0 != AppIcon.contentsPath
+            }
+        }
+        func own() throws -> [String] { try store.outputs(for: .bug(1)).filter { $0.kind != .rating }.map(\.path) }
+        let count = try own().count
+        let picture = try workspace.image("img/other.png", seed: 7)
+        let steps: [[String]] = [
+            ["catalog", "rename", "1", "Potato Beetle"],  // after a site
+            ["catalog", "rename", "1", "Colorado Beetle"],  // twice
+            ["catalog", "set-image", "1", picture],  // a new picture
+            ["catalog", "rename", "1", "Potato Bug"],  // after set-image
+            ["catalog", "set-image", "1", workspace.path("img/potato.png"), "--no-build"],
+            ["catalog", "rename", "1", "Spud Bug"],  // outputs not built for the current picture
+        ]
+        for step in steps {
+            let before = try own()
+            let run = await Run(step + paths)
+            #expect(run.status == 0, "\(step): \(run.stderr)")
+            if step.contains("--no-build") { continue }
+            #expect(run.stdout.contains("outputs: \(count) made, "), "\(step): \(run.stdout)")
+            #expect(run.stdout.hasSuffix(", \(count) removed, 0 failed\n"), "\(step): \(run.stdout)")
+            for path in before { #expect(!Self.exists(out + "/" + path), "\(step): \(path)") }
+            #expect(try leftovers() == [], "\(step)")
+        }
+        #expect(try own().allSatisfy { $0.hasPrefix("bugs/1-spud-bug/") })
+        // The site keeps what it published until it is written again.
+        let published = OutputFolder(root: workspace.path("site")).files(in: ["images"], includeHidden: false)
+        #expect(!published.isEmpty)
+        let build = await Run(["build"] + paths)
+        #expect(build.stdout.hasPrefix("0 made, ") && build.stdout.hasSuffix(", 0 removed, 0 failed\n"))
+    }
+
     @Test(arguments: CatalogBackend.all)
     func showFindsARecordByTitleAndListsTheCandidatesWhenSeveralMatch(backend: CatalogBackend) async throws {
         let workspace = try CLIWorkspace()
