@@ -62,6 +62,9 @@ struct BuildUnit: Sendable {
     let record: RecordRef
     /// The record's image when planned: the commit skips the record if it changed meanwhile.
     let image: ImageRef?
+    /// The record's title or name when planned (its outputs' folder is named after it): the
+    /// commit skips the record if it was retitled meanwhile. Nil for the app.
+    var title: String? = nil
     let groups: [OutputGroup]
     /// Whether rows of this record under other keys are removed (with their files).
     let removesUnwanted: Bool

@@ -175,24 +175,49 @@ struct UnitBuild {
     private func commit(_ made: [Made], hashUpdate: ImageRef?, iconContents: Data?, failures: [String]) throws
         -> BuildReport
     {
-        let record = unit.record
-        let wanted = unit.wantedKeys
         guard !made.isEmpty || hashUpdate != nil || iconContents != nil || unit.removesUnwanted else {
             return BuildReport()
         }
-        let (report, orphans) = try store.write { tx -> (BuildReport, [String]) in
+        let report: BuildReport
+        let orphans: [String]
+        do {
+            (report, orphans) = try recordRows(
+                made, hashUpdate: hashUpdate, iconContents: iconContents, failures: failures)
+        } catch {
+            // Refused (a lost claim) or failed: nothing was recorded, so nothing describes the
+            // files this build wrote.
+            if !made.isEmpty { try? store.write { tx in try removeUnrecorded(made, in: tx) } }
+            throw error
+        }
+        for path in orphans { folder.remove(path) }
+        return report
+    }
+
+    /// `commit`'s transaction: returns the report and the old files no row describes any more.
+    private func recordRows(_ made: [Made], hashUpdate: ImageRef?, iconContents: Data?, failures: [String]) throws
+        -> (BuildReport, [String])
+    {
+        let record = unit.record
+        let wanted = unit.wantedKeys
+        return try store.write { tx -> (BuildReport, [String]) in
             try commitGuard?.check(tx, record)  // scale-out: before any row; throwing rolls back
             var report = BuildReport()
-            // The record may have gone or changed while its files were made: leave the files to
-            // the next build's sweep.
+            // The record may have gone or changed while its files were made (a new picture, or a
+            // new title, which names its folder): nothing is recorded, the files this build
+            // wrote go (the change queued the record again, and whoever made it builds it anew).
             switch record.kind {
             case .bug:
-                guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path else {
+                guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path, bug.title == unit.title
+                else {
+                    try removeUnrecorded(made, in: tx)
                     return (report, [])
                 }
                 if let hashUpdate, bug.image == unit.image { try tx.setImage(bugID: record.id, image: hashUpdate) }
             case .food:
-                guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path else {
+                guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path,
+                    food.name == unit.title
+                else {
+                    try removeUnrecorded(made, in: tx)
                     return (report, [])
                 }
                 if let hashUpdate, food.image == unit.image { try tx.setImage(foodID: record.id, image: hashUpdate) }
@@ -242,8 +267,21 @@ struct UnitBuild {
             try commitGuard?.finish(tx, record, failures + report.failures)  // scale-out: settle the queue row
             return (report, orphans.sorted())
         }
-        for path in orphans { folder.remove(path) }
-        return report
+    }
+
+    /// Removes the files of `made` that no row describes, inside `tx` (so under the write lock,
+    /// as the sweep removes files): this build wrote them, and its commit was refused or
+    /// skipped. Left alone they would wait for the next full build's sweep, and those of a
+    /// record retitled meanwhile sit in its old folder beside the new one. A concurrent build
+    /// that wrote a file of the same (content-tagged) name and has not committed yet writes it
+    /// again in its commit when it finds it gone; a file of another size is not this build's.
+    private func removeUnrecorded(_ made: [Made], in tx: CatalogTransaction) throws {
+        for item in made {
+            guard let bytes = item.bytes, folder.fileSize(item.output.path) == bytes.count,
+                try !tx.isOutputPathReferenced(item.output.path)
+            else { continue }
+            folder.remove(item.output.path)
+        }
     }
 
     /// `<path>: <reason>` for any error the build meets.

@@ -10,10 +10,11 @@ import ThumbKit
 /// when the build failed, and nothing written at all when the claim was lost. Records the build
 /// had nothing to commit for are finished in a transaction of their own.
 ///
-/// A lost claim leaves at most files without rows: the build renames every file into place
-/// before its commit, and output names are tagged with their content, so those files hold the
-/// very bytes the record's new owner writes under the same names; its commit describes them, or
-/// the next full build's sweep removes them. The one untagged output, the icon set's
+/// A lost claim records nothing: the build renames every file into place before its commit,
+/// and output names are tagged with their content, so those files hold the very bytes the
+/// record's new owner writes under the same names; the refused build removes the ones no row
+/// describes (`UnitBuild`), and a SIGKILLed one's wait for the next full build's sweep. The one
+/// untagged output, the icon set's
 /// `Contents.json`, is written only inside a commit that passed the fence. The only temporary
 /// files (`.tmp-` names) are those of a worker killed mid-write, which the next build's
 /// stray-file sweep removes.
