@@ -10,7 +10,9 @@ enum CatalogRemoveCommand: Command {
             Nothing else is touched: not its source picture, not any other record's files, not \
             a file the catalog did not write. A recorded file that is not safe to remove (outside \
             --out through a link, or some record's source) is kept, named on stderr, and the \
-            command exits 1.
+            command exits 1. An --out that another catalog claimed (OUT/.thumbkit-catalog names \
+            it) is refused before anything is deleted, as every build refuses it; in a folder no \
+            catalog claimed, no file is removed.
 
             Example:
               thumbkit catalog remove food:4

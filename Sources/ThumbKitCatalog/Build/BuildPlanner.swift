@@ -32,13 +32,14 @@ struct BuildPlanner: Sendable {
         var groups = [imageGroup(record: bug.ref, title: bug.title, image: bug.image)].compactMap { $0 }
         if let group = ratingGroup(for: bug) { groups.append(group) }
         return BuildUnit(
-            record: bug.ref, image: bug.image, groups: groups, removesUnwanted: true, writesIconContents: false)
+            record: bug.ref, image: bug.image, title: bug.title, groups: groups, removesUnwanted: true,
+            writesIconContents: false)
     }
 
     /// A food's recipe outputs.
     func unit(for food: Food) -> BuildUnit {
         BuildUnit(
-            record: food.ref, image: food.image,
+            record: food.ref, image: food.image, title: food.name,
             groups: [imageGroup(record: food.ref, title: food.name, image: food.image)].compactMap { $0 },
             removesUnwanted: true, writesIconContents: false)
     }

@@ -6,8 +6,8 @@ public struct BuildReport: Sendable, Codable, Hashable {
     public var made: Int
     /// Outputs that were already there and current (nothing written).
     public var upToDate: Int
-    /// Outputs removed: rows no recipe wants any more (with their files), and files in the
-    /// output folder that no row describes.
+    /// Outputs removed: rows no recipe wants any more (with their files), outputs remade under
+    /// another name (their old files), and files in the output folder that no row describes.
     public var removed: Int
     /// How many things failed (`failures.count`).
     public var failed: Int

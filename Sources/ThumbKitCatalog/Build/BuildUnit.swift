@@ -1,3 +1,4 @@
+import Foundation
 import ThumbKit
 
 /// One output a build wants: its row key, where its file goes and how it is made.
@@ -61,6 +62,9 @@ struct BuildUnit: Sendable {
     let record: RecordRef
     /// The record's image when planned: the commit skips the record if it changed meanwhile.
     let image: ImageRef?
+    /// The record's title or name when planned (its outputs' folder is named after it): the
+    /// commit skips the record if it was retitled meanwhile. Nil for the app.
+    var title: String? = nil
     let groups: [OutputGroup]
     /// Whether rows of this record under other keys are removed (with their files).
     let removesUnwanted: Bool
@@ -73,20 +77,50 @@ struct BuildUnit: Sendable {
     /// Every key the unit wants.
     var wantedKeys: Set<OutputKey> { groups.reduce(into: []) { $0.formUnion($1.keys) } }
 
-    /// Whether nothing needs doing: every output is current (planned with the recorded hashes)
-    /// and, when the unit removes unwanted rows, there are none.
+    /// Whether nothing needs doing: every output is current (planned with the recorded hashes),
+    /// when the unit removes unwanted rows there are none, and when it writes the icon set's
+    /// `Contents.json` that file has the very bytes these icons call for (not merely exists: a
+    /// stale one names icons that may be gone).
     func isCurrent(rows: [OutputRecord], folder: OutputFolder) -> (current: Bool, outputs: Int) {
         let byKey = Dictionary(rows.map { ($0.values.key, $0) }, uniquingKeysWith: { first, _ in first })
         var count = 0
+        var planned: [PlannedOutput] = []
         for group in groups {
-            guard let planned = group.planned else { return (false, 0) }
-            for output in planned {
+            guard let outputs = group.planned else { return (false, 0) }
+            for output in outputs {
                 guard output.isCurrent(byKey[output.key], in: folder) else { return (false, 0) }
                 count += 1
             }
+            planned += outputs
         }
         if removesUnwanted, rows.contains(where: { !wantedKeys.contains($0.values.key) }) { return (false, 0) }
+        if writesIconContents, let expected = Self.iconContents(planned), !Self.hasIconContents(expected, in: folder) {
+            return (false, 0)
+        }
         return (true, count)
+    }
+
+    /// The icon set's `Contents.json` naming the icon files among `outputs`, or nil when there
+    /// are none. The one place its bytes are worked out, for the build that writes it and the
+    /// check that it is current.
+    static func iconContents(_ outputs: [PlannedOutput]) -> Data? {
+        var names: [AppIcon.File: String] = [:]
+        for output in outputs where output.kind == .icon {
+            if let file = AppIcon.files.first(where: {
+                $0.identifier == output.key.recipe && $0.scale == output.key.scale
+            }) {
+                names[file] = (output.path as NSString).lastPathComponent
+            }
+        }
+        guard !names.isEmpty else { return nil }
+        return AppIcon.contentsJSON(fileNames: names)
+    }
+
+    /// Whether `folder`'s `Contents.json` holds exactly `contents`.
+    static func hasIconContents(_ contents: Data, in folder: OutputFolder) -> Bool {
+        guard let existing = try? FileIO.read(folder.absolute(AppIcon.contentsPath), maxBytes: contents.count + 1)
+        else { return false }
+        return existing.elementsEqual(contents)
     }
 }
 

@@ -54,8 +54,17 @@ extension CatalogBuilder {
 
     /// The refusal of an output folder whose marker names another catalog.
     static func foreignFolderLine(_ root: String, id: String) -> String {
-        "\(root): the output folder belongs to another catalog (\(OutputFolder.markerName): \(id)); "
-            + "nothing was built or removed: use another --out, or delete the marker to hand the folder to this catalog"
+        foreignFolderError(root, id: id).description
+    }
+
+    /// The refusal of an output folder whose marker names another catalog, as an error (for
+    /// `catalog remove`, which refuses it before it deletes anything).
+    static func foreignFolderError(_ root: String, id: String) -> CatalogError {
+        .io(
+            path: root,
+            reason: "the output folder belongs to another catalog (\(OutputFolder.markerName): \(id)); "
+                + "nothing was built or removed: use another --out, or delete the marker to hand the folder to this catalog"
+        )
     }
 
     /// `path` with symbolic links resolved, or nil when it does not exist.

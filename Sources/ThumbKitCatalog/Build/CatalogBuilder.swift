@@ -157,7 +157,7 @@ public struct CatalogBuilder: Sendable {
         var work: [(unit: BuildUnit, rows: [OutputRecord])] = []
         for entry in units {
             let check = entry.unit.isCurrent(rows: entry.rows, folder: folder)
-            if check.current, !entry.unit.writesIconContents || iconContentsPresent(folder) {
+            if check.current {
                 if entry.unit.countsUpToDate { report.upToDate += check.outputs }
             } else {
                 work.append(entry)
@@ -235,11 +235,6 @@ public struct CatalogBuilder: Sendable {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// Whether the icon set's `Contents.json` exists (a full build rewrites a missing one).
-    private func iconContentsPresent(_ folder: OutputFolder) -> Bool {
-        folder.fileSize(AppIcon.contentsPath) != nil
     }
 
     /// Removes files of the build's folders that no row describes (left by a killed build, a

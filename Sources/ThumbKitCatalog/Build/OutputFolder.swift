@@ -31,9 +31,10 @@ package struct OutputFolder: Sendable {
     var protectedFiles: Set<FileIdentity> = []
 
     /// Set for a build of some records, whose `protectedFiles` hold only their own sources and
-    /// the assets: answers whether an absolute path is another record's source (see
-    /// `guardOtherSources(_:)`). Nil when `protectedFiles` lists every source.
-    var isOtherSource: (@Sendable (String) -> Bool)?
+    /// the assets: answers whether the file at an absolute path (`linked`: it has other hard
+    /// links) is another record's source (see `guardOtherSources(_:)`). Nil when
+    /// `protectedFiles` lists every source.
+    var isOtherSource: (@Sendable (_ path: String, _ linked: Bool) -> Bool)?
 
     /// A file's device and inode (the same for every path or hard link to it).
     struct FileIdentity: Sendable, Hashable {

@@ -44,7 +44,7 @@ struct UnitBuild {
         var report = BuildReport()
         var made: [Made] = []
         var hashUpdate: ImageRef?
-        var iconNames: [AppIcon.File: String]?
+        var iconContents: Data?
         let byKey = Dictionary(rows.map { ($0.values.key, $0) }, uniquingKeysWith: { first, _ in first })
         for group in unit.groups {
             do {
@@ -78,16 +78,16 @@ struct UnitBuild {
                 }
                 report.upToDate +=
                     outputs.count - outputs.filter { output in made.contains { $0.output.key == output.key } }.count
-                if unit.writesIconContents, outputs.contains(where: { $0.kind == .icon }) {
-                    iconNames = Self.iconFileNames(outputs)
+                if unit.writesIconContents, let contents = BuildUnit.iconContents(outputs) {
+                    iconContents = contents
                 }
             } catch {
                 report.fail(Self.line(error))
             }
         }
         do {
-            if let iconNames { try writeIconContents(iconNames) }
-            report.add(try commit(made, hashUpdate: hashUpdate, failures: report.failures))
+            report.add(
+                try commit(made, hashUpdate: hashUpdate, iconContents: iconContents, failures: report.failures))
         } catch {
             report.fail(Self.line(error))
         }
@@ -157,50 +157,67 @@ struct UnitBuild {
         return Made(output: output, bytes: bytes, width: image.width, height: image.height)
     }
 
-    /// The icon set's file names, by file.
-    private static func iconFileNames(_ outputs: [PlannedOutput]) -> [AppIcon.File: String] {
-        var names: [AppIcon.File: String] = [:]
-        for output in outputs where output.kind == .icon {
-            if let file = AppIcon.files.first(where: {
-                $0.identifier == output.key.recipe && $0.scale == output.key.scale
-            }) {
-                names[file] = (output.path as NSString).lastPathComponent
-            }
-        }
-        return names
-    }
-
     /// Writes `Contents.json` when it is missing or different (so a build with nothing to do
-    /// writes nothing).
-    private func writeIconContents(_ names: [AppIcon.File: String]) throws {
-        let data = AppIcon.contentsJSON(fileNames: names)
-        let target = folder.absolute(AppIcon.contentsPath)
-        if let existing = FileManager.default.contents(atPath: target), existing == data { return }
+    /// writes nothing). Only inside the commit transaction, after the fence held: its name
+    /// carries no content tag, so a worker whose claim was lost must never write it (it would
+    /// name the icons of a logo the catalog no longer has, over the new owner's file).
+    private func writeIconContents(_ contents: Data) throws {
+        if BuildUnit.hasIconContents(contents, in: folder) { return }
         try folder.requireReplaceable(AppIcon.contentsPath)
-        try FileIO.writeAtomically([UInt8](data), to: target)
+        try FileIO.writeAtomically([UInt8](contents), to: folder.absolute(AppIcon.contentsPath))
     }
 
     // MARK: Recording
 
-    /// Records `made` in one transaction, removes rows no recipe wants, then the files no row
+    /// Records `made` in one transaction, removes rows no recipe wants, writes the untagged
+    /// `iconContents` (after the fence, under its lock), then removes the files no row
     /// describes any more.
-    private func commit(_ made: [Made], hashUpdate: ImageRef?, failures: [String]) throws -> BuildReport {
+    private func commit(_ made: [Made], hashUpdate: ImageRef?, iconContents: Data?, failures: [String]) throws
+        -> BuildReport
+    {
+        guard !made.isEmpty || hashUpdate != nil || iconContents != nil || unit.removesUnwanted else {
+            return BuildReport()
+        }
+        let report: BuildReport
+        let orphans: [String]
+        do {
+            (report, orphans) = try recordRows(
+                made, hashUpdate: hashUpdate, iconContents: iconContents, failures: failures)
+        } catch {
+            // Refused (a lost claim) or failed: nothing was recorded, so nothing describes the
+            // files this build wrote.
+            if !made.isEmpty { try? store.write { tx in try removeUnrecorded(made, in: tx) } }
+            throw error
+        }
+        for path in orphans { folder.remove(path) }
+        return report
+    }
+
+    /// `commit`'s transaction: returns the report and the old files no row describes any more.
+    private func recordRows(_ made: [Made], hashUpdate: ImageRef?, iconContents: Data?, failures: [String]) throws
+        -> (BuildReport, [String])
+    {
         let record = unit.record
         let wanted = unit.wantedKeys
-        guard !made.isEmpty || hashUpdate != nil || unit.removesUnwanted else { return BuildReport() }
-        let (report, orphans) = try store.write { tx -> (BuildReport, [String]) in
+        return try store.write { tx -> (BuildReport, [String]) in
             try commitGuard?.check(tx, record)  // scale-out: before any row; throwing rolls back
             var report = BuildReport()
-            // The record may have gone or changed while its files were made: leave the files to
-            // the next build's sweep.
+            // The record may have gone or changed while its files were made (a new picture, or a
+            // new title, which names its folder): nothing is recorded, the files this build
+            // wrote go (the change queued the record again, and whoever made it builds it anew).
             switch record.kind {
             case .bug:
-                guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path else {
+                guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path, bug.title == unit.title
+                else {
+                    try removeUnrecorded(made, in: tx)
                     return (report, [])
                 }
                 if let hashUpdate, bug.image == unit.image { try tx.setImage(bugID: record.id, image: hashUpdate) }
             case .food:
-                guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path else {
+                guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path,
+                    food.name == unit.title
+                else {
+                    try removeUnrecorded(made, in: tx)
                     return (report, [])
                 }
                 if let hashUpdate, food.image == unit.image { try tx.setImage(foodID: record.id, image: hashUpdate) }
@@ -224,7 +241,12 @@ struct UnitBuild {
                     report.fail("\(folder.absolute(output.path)): the shared file is missing; run the build again")
                     continue
                 }
-                if let old = try tx.output(output.key), old.path != output.path { candidates.append(old.path) }
+                if let old = try tx.output(output.key), old.path != output.path {
+                    // Remade under another name (a new source, title or recipe): the old output
+                    // goes, and counts as removed (`catalog rename` and `set-image` said 0).
+                    candidates.append(old.path)
+                    report.removed += 1
+                }
                 try tx.upsertOutput(
                     OutputValues(
                         record: record, recipe: output.key.recipe, kind: output.kind, scale: output.key.scale,
@@ -237,12 +259,29 @@ struct UnitBuild {
                 report.removed += removed.count
                 candidates += removed.map(\.path)
             }
+            // The one output whose name is not tagged with its content: written last, once the
+            // rows it names are in place, under the fence's lock (the write lock, and on
+            // PostgreSQL the queue row's FOR UPDATE), so no lost claim can reach it.
+            if let iconContents { try writeIconContents(iconContents) }
             let orphans = try Set(candidates).filter { try !tx.isOutputPathReferenced($0) }
             try commitGuard?.finish(tx, record, failures + report.failures)  // scale-out: settle the queue row
             return (report, orphans.sorted())
         }
-        for path in orphans { folder.remove(path) }
-        return report
+    }
+
+    /// Removes the files of `made` that no row describes, inside `tx` (so under the write lock,
+    /// as the sweep removes files): this build wrote them, and its commit was refused or
+    /// skipped. Left alone they would wait for the next full build's sweep, and those of a
+    /// record retitled meanwhile sit in its old folder beside the new one. A concurrent build
+    /// that wrote a file of the same (content-tagged) name and has not committed yet writes it
+    /// again in its commit when it finds it gone; a file of another size is not this build's.
+    private func removeUnrecorded(_ made: [Made], in tx: CatalogTransaction) throws {
+        for item in made {
+            guard let bytes = item.bytes, folder.fileSize(item.output.path) == bytes.count,
+                try !tx.isOutputPathReferenced(item.output.path)
+            else { continue }
+            folder.remove(item.output.path)
+        }
     }
 
     /// `<path>: <reason>` for any error the build meets.

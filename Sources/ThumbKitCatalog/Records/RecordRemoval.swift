@@ -11,6 +11,11 @@ import ThumbKit
 /// resolved, no other output row names it (rating strips are shared by bugs of one rating), and
 /// it is no record's source picture (not the removed record's either). The folders it leaves
 /// empty go too, never the output folder itself.
+///
+/// First of all, the output folder's owner is checked as every build checks it
+/// (`OUT/.thumbkit-catalog`): a folder another catalog claimed is refused before anything is
+/// deleted (the record stays too), and in a folder no catalog claimed, no file is removed (none
+/// is provably this catalog's; each is kept and named).
 public enum RecordRemoval {
     /// What a removal did.
     public struct Outcome: Sendable, Hashable {
@@ -26,9 +31,11 @@ public enum RecordRemoval {
 
     /// Removes `record` from `store` and its output files from `outputDirectory`.
     ///
-    /// - Throws: `CatalogError.notFound` when there is no such record, or a store error (then
-    ///   nothing was changed).
+    /// - Throws: `CatalogError.notFound` when there is no such record, `.io` when the output
+    ///   folder belongs to another catalog, or a store error (then nothing was changed).
     public static func remove(_ record: RecordRef, store: CatalogStore, outputDirectory: String) throws -> Outcome {
+        let ownership = OutputFolder(root: outputDirectory).ownership(catalogID: try store.catalogID())
+        if case .other(let id) = ownership { throw CatalogBuilder.foreignFolderError(outputDirectory, id: id) }
         let (title, rows, sources) = try store.write { tx in
             let title: String
             switch record.kind {
@@ -50,7 +57,9 @@ public enum RecordRemoval {
         var outcome = Outcome(record: record, title: title)
         let root = realPath(outputDirectory)
         for row in rows {
-            if let reason = refusal(row.path, root: root, outputDirectory: outputDirectory, sources: sources) {
+            if let reason = refusal(
+                row.path, root: root, outputDirectory: outputDirectory, sources: sources, owned: ownership == .own)
+            {
                 outcome.kept.append("\(row.path): \(reason)")
             } else if OutputFolder(root: outputDirectory).remove(row.path) {
                 outcome.removed.append(row.path)
@@ -60,12 +69,16 @@ public enum RecordRemoval {
     }
 
     /// Why the output file at `relative` must not be removed, or nil when it may be (or is
-    /// already gone: then there is nothing to remove).
-    static func refusal(_ relative: String, root: String?, outputDirectory: String, sources: [String]) -> String? {
+    /// already gone: then there is nothing to remove). `owned`: the folder's marker names this
+    /// catalog.
+    static func refusal(
+        _ relative: String, root: String?, outputDirectory: String, sources: [String], owned: Bool
+    ) -> String? {
         guard OutputNaming.isSafeRelativePath(relative) else { return "not a path inside the output folder" }
         let file = outputDirectory + "/" + relative
         var info = stat()
         guard lstat(file, &info) == 0 else { return nil }
+        guard owned else { return "the output folder is not this catalog's (no \(OutputFolder.markerName) naming it)" }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return "not a regular file" }
         guard let root, let folder = realPath((file as NSString).deletingLastPathComponent),
             folder == root || folder.hasPrefix(root + "/")

@@ -29,17 +29,21 @@ package struct BuildQueueSQL: Sendable {
         """
 
     /// How a claim is made: either one statement returning the claimed rows, or a SELECT of
-    /// candidates followed by one `markClaimed` per row, all inside one write transaction.
+    /// candidates, the next claim sequence, then one `markClaimed` per row, all inside one
+    /// write transaction. Either way every row a claim takes gets the next value of
+    /// `build_claim_sequence` as its `claim_seq` (schema version 7), which the fence compares.
     package enum Claim: Sendable {
         /// PostgreSQL: `UPDATE … WHERE key IN (SELECT … FOR UPDATE SKIP LOCKED LIMIT n)
-        /// RETURNING …` (parameters: worker, lease until, now, max attempts, now, limit). Rows
-        /// another transaction is claiming are skipped, not waited for. RETURNING keeps no order,
-        /// so the claimed rows are sorted again as `claimable` sorts them.
+        /// RETURNING …` (parameters: worker, lease until, now, max attempts, now, limit), with the
+        /// counter's increment in the same statement. Rows another transaction is claiming are
+        /// skipped, not waited for. RETURNING keeps no order, so the claimed rows are sorted
+        /// again as `claimable` sorts them. Columns: kind, id, attempts, claim_seq.
         case returning(String)
         /// SQLite: a write transaction (`BEGIN IMMEDIATE`) already excludes every other writer,
-        /// so a plain `SELECT … LIMIT n` (parameters: now, max attempts, now, limit) then an
+        /// so a plain `SELECT … LIMIT n` (parameters: now, max attempts, now, limit; columns:
+        /// kind, id, attempts), then `sequence` (no parameters; the new claim_seq), then an
         /// UPDATE per row is just as exclusive.
-        case selectThenUpdate(select: String, update: String)
+        case selectThenUpdate(select: String, sequence: String, update: String)
     }
 
     /// The claim statement(s) for this dialect.
@@ -48,25 +52,31 @@ package struct BuildQueueSQL: Sendable {
         case .postgres:
             return .returning(
                 """
-                WITH claimed AS (
-                    UPDATE build_queue SET worker_id = ?, lease_until = ?, attempts = attempts + 1
+                WITH sequence AS (\(Self.nextSequence)),
+                claimed AS (
+                    UPDATE build_queue SET worker_id = ?, lease_until = ?, attempts = attempts + 1,
+                        claim_seq = (SELECT last FROM sequence)
                     WHERE (record_kind, record_id) IN (
                         SELECT q.record_kind, q.record_id \(Self.claimable)
                         LIMIT ? FOR UPDATE SKIP LOCKED)
-                    RETURNING record_kind, record_id, attempts, enqueued_at)
-                SELECT record_kind, record_id, attempts FROM claimed
+                    RETURNING record_kind, record_id, attempts, claim_seq, enqueued_at)
+                SELECT record_kind, record_id, attempts, claim_seq FROM claimed
                 ORDER BY CASE WHEN record_kind = 'app' THEN 0 ELSE 1 END, enqueued_at, record_kind, record_id
                 """)
         case .sqlite:
             return .selectThenUpdate(
                 select: "SELECT q.record_kind, q.record_id, q.attempts \(Self.claimable) LIMIT ?",
-                update: Self.markClaimed)
+                sequence: Self.nextSequence, update: Self.markClaimed)
         }
     }
 
-    /// Marks one row claimed (parameters: worker, lease until, kind, id).
+    /// Takes the next claim sequence: the counter only ever grows, so no two claims of a record
+    /// share one, whatever was deleted or reset in between.
+    static let nextSequence = "UPDATE build_claim_sequence SET last = last + 1 WHERE id = 1 RETURNING last"
+
+    /// Marks one row claimed (parameters: worker, lease until, claim sequence, kind, id).
     static let markClaimed = """
-        UPDATE build_queue SET worker_id = ?, lease_until = ?, attempts = attempts + 1
+        UPDATE build_queue SET worker_id = ?, lease_until = ?, attempts = attempts + 1, claim_seq = ?
         WHERE record_kind = ? AND record_id = ?
         """
 
@@ -102,11 +112,13 @@ package struct BuildQueueSQL: Sendable {
     package let renew = "UPDATE build_queue SET lease_until = ? WHERE worker_id = ?"
 
     /// The fence, first in a built record's row-commit transaction: is the row still this
-    /// worker's? (parameters: kind, id, worker; a row back means yes). PostgreSQL locks the row
-    /// until the commit (`FOR UPDATE`), so a concurrent change to the record waits for it and
-    /// then queues the record again; SQLite's write transaction already excludes every writer.
+    /// claim's, the same worker *and* the same claim sequence? (parameters: kind, id, worker,
+    /// claim sequence; a row back means yes). A worker id alone is not enough: the same worker
+    /// may have lost the row and claimed it again since. PostgreSQL locks the row until the
+    /// commit (`FOR UPDATE`), so a concurrent change to the record waits for it and then queues
+    /// the record again; SQLite's write transaction already excludes every writer.
     package var fence: String {
-        let select = "SELECT attempts FROM build_queue WHERE record_kind = ? AND record_id = ? AND worker_id = ?"
+        let select = "SELECT attempts FROM build_queue WHERE record_kind = ? AND record_id = ? AND \(Self.held)"
         switch dialect {
         case .postgres: return select + " FOR UPDATE"
         case .sqlite: return select
@@ -126,22 +138,27 @@ package struct BuildQueueSQL: Sendable {
         WHERE record_kind = ? AND record_id = ?
         """
 
-    /// The fenced finish of a claimed record that had nothing to commit: removes the row only if this worker still holds it
-    /// (parameters: kind, id, worker). Must change exactly one row.
-    package let complete = "DELETE FROM build_queue WHERE record_kind = ? AND record_id = ? AND worker_id = ?"
+    /// The condition of every fenced statement: this worker's claim with this sequence
+    /// (parameters: worker, claim sequence).
+    private static let held = "worker_id = ? AND claim_seq = ?"
+
+    /// The fenced finish of a claimed record that had nothing to commit: removes the row only
+    /// if this claim still holds it (parameters: kind, id, worker, claim sequence). Must change
+    /// exactly one row.
+    package let complete = "DELETE FROM build_queue WHERE record_kind = ? AND record_id = ? AND \(Self.held)"
 
     /// A failed attempt: the row goes back, claimable again after `retry at`, with the reason;
-    /// fenced like `complete` (parameters: retry at, reason, kind, id, worker).
+    /// fenced like `complete` (parameters: retry at, reason, kind, id, worker, claim sequence).
     package let fail = """
         UPDATE build_queue SET worker_id = NULL, lease_until = ?, last_error = ?
-        WHERE record_kind = ? AND record_id = ? AND worker_id = ?
+        WHERE record_kind = ? AND record_id = ? AND \(Self.held)
         """
 
     /// Hands back a claimed row untouched, its attempt not counted (parameters: kind, id,
-    /// worker): a worker stopping before it started the record.
+    /// worker, claim sequence): a worker stopping before it started the record.
     package let release = """
         UPDATE build_queue SET worker_id = NULL, lease_until = NULL, attempts = attempts - 1
-        WHERE record_kind = ? AND record_id = ? AND worker_id = ? AND attempts > 0
+        WHERE record_kind = ? AND record_id = ? AND \(Self.held) AND attempts > 0
         """
 
     /// How many rows other workers hold under live leases (parameters: now, worker).
@@ -151,7 +168,7 @@ package struct BuildQueueSQL: Sendable {
 
     /// Every row, for `status` and tests.
     package let entries = """
-        SELECT record_kind, record_id, worker_id, lease_until, attempts, last_error, enqueued_at
+        SELECT record_kind, record_id, worker_id, lease_until, attempts, last_error, enqueued_at, claim_seq
         FROM build_queue ORDER BY record_kind, record_id
         """
 }

@@ -35,7 +35,8 @@ package enum CatalogCopy {
     /// Tables deliberately not copied. `build_queue` is the work in hand, not catalog content:
     /// the copy's inserts queue every record through the destination's own triggers, and the
     /// first build's (or worker's) planning pass drops the rows of records already current.
-    static let notCopied: Set<String> = ["build_queue"]
+    /// `build_claim_sequence` numbers that queue's claims, so the copy's starts afresh with it.
+    static let notCopied: Set<String> = ["build_queue", "build_claim_sequence"]
 
     /// Copies every row of `source` (read in one snapshot) into `destination` (in one
     /// transaction: all or nothing). Returns the rows copied per table.

@@ -14,4 +14,17 @@ extension CatalogTransaction {
             """, values + values
         ) { _ in true } ?? false
     }
+
+    /// Whether any bug or food has an image whose recorded hash is `sha256`. Indexed
+    /// (`bugs_image_sha256`, `foods_image_sha256`), so a build of one record can ask it about a
+    /// file it would replace or remove that has other hard links.
+    public func isRecordImage(sha256: String) throws(CatalogError) -> Bool {
+        try db.queryFirst(
+            """
+            SELECT 1 FROM bugs WHERE image_sha256 = ?
+            UNION ALL SELECT 1 FROM foods WHERE image_sha256 = ?
+            LIMIT 1
+            """, [.text(sha256), .text(sha256)]
+        ) { _ in true } ?? false
+    }
 }

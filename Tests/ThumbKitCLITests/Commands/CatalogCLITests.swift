@@ -138,7 +138,7 @@ struct CatalogCLITests {
         let picture = try workspace.image("img/new.jpg", side: 30, seed: 9, format: .jpeg)
         let run = await Run(["catalog", "set-image", "bug:2", picture] + paths)
         #expect(run.status == 0)
-        #expect(run.stdout.hasSuffix("outputs: 5 made, 3 up to date, 0 removed, 0 failed\n"))
+        #expect(run.stdout.hasSuffix("outputs: 5 made, 3 up to date, 5 removed, 0 failed\n"))
         for row in old { #expect(!FileManager.default.fileExists(atPath: workspace.path("out/" + row.path))) }
         #expect(try store.outputs(for: .bug(2)).count == 8)
     }

@@ -91,6 +91,50 @@ struct CatalogRemoveRenameTests {
         #expect(Self.exists(workspace.path("out/bugs/src/beetle.jpg")))
     }
 
+    @Test(arguments: CatalogBackend.all) func removeNeverDeletesAnotherCatalogsFilesHoweverItsFolderIsNamed(
+        backend: CatalogBackend
+    ) async throws {
+        let (workspace, paths, store, scratch) = try await Self.built(backend)
+        defer { withExtendedLifetime(scratch) {} }
+        // A second catalog of the same records and pictures: its outputs have the very paths of
+        // the first's.
+        let catalog = ["--catalog", try backend.catalog("theirs.sqlite", in: scratch)]
+        _ = await Run(["catalog", "import", try workspace.importFile()] + catalog)
+        _ = await Run(["catalog", "rate", "2", "3.5", "--no-build"] + catalog)
+        let theirs = workspace.path("theirs")
+        #expect(await Run(["build", "--out", theirs] + catalog).status == 0)
+        let mine = try store.outputs(for: .bug(1)).map(\.path)
+        #expect(!mine.isEmpty && mine.allSatisfy { Self.exists(theirs + "/" + $0) })
+        func files() -> [String] { OutputFolder(root: theirs).files(in: [""], includeHidden: true) }
+        let before = files()
+        try FileManager.default.createSymbolicLink(atPath: workspace.path("link"), withDestinationPath: theirs)
+        let mineOnly = ["--catalog", paths[1]]
+
+        // Their folder by its name, with a trailing slash or a dot, or through a link.
+        for out in [theirs, theirs + "/", theirs + "/.", workspace.path("link")] {
+            let run = await Run(["catalog", "remove", "1", "--out", out] + mineOnly)
+            #expect(run.status == 1, "\(out)")
+            #expect(run.stdout == "" && run.stderr.contains("the output folder belongs to another catalog"), "\(out)")
+            #expect(try store.bugs().map(\.id) == [1, 2] && store.outputs(for: .bug(1)).map(\.path) == mine)
+            #expect(files() == before, "\(out)")
+        }
+        // A marker that cannot be read is no licence either.
+        let marker = theirs + "/" + OutputFolder.markerName
+        let text = try #require(FileManager.default.contents(atPath: marker))
+        try Data("thumbkit-catalog\n".utf8).write(to: URL(fileURLWithPath: marker))
+        #expect(await Run(["catalog", "remove", "1", "--out", theirs] + mineOnly).status == 1)
+        #expect(try files() == before && store.bugs().count == 2)
+        // Nor is a folder nobody claimed: the record goes, every file stays and is named.
+        try FileManager.default.removeItem(atPath: marker)
+        let unclaimed = await Run(["catalog", "remove", "1", "--out", theirs] + mineOnly)
+        #expect(unclaimed.status == 1 && unclaimed.stderr.contains("is not this catalog's"))
+        #expect(unclaimed.stdout == "removed bug:1 Potato Bug and 0 output files\n")
+        #expect(files() == before.filter { $0 != OutputFolder.markerName })
+        #expect(try store.bugs().map(\.id) == [2])
+        try text.write(to: URL(fileURLWithPath: marker))
+        #expect(await Run(["build", "--out", theirs] + catalog).stdout.hasPrefix("0 made, "))
+    }
+
     @Test(arguments: CatalogBackend.all) func renameRebuildsUnderTheNewNameAndLeavesNoOldFileBehind(
         backend: CatalogBackend
     ) async throws {
@@ -110,6 +154,50 @@ struct CatalogRemoveRenameTests {
         #expect(try store.foods()[0].name == "Chicken Piccata")
         let taken = await Run(["catalog", "rename", "1", "Beetle", "--no-build"] + paths)
         #expect(taken.status == 1 && taken.stderr == "thumbkit: bug 1: bug 2 already has this title\n")
+    }
+
+    @Test(arguments: CatalogBackend.all) func renameAndSetImageRemoveAndCountTheOutputsTheyReplaceAfterASite(
+        backend: CatalogBackend
+    ) async throws {
+        let (workspace, paths, store, scratch) = try await Self.built(backend)
+        defer { withExtendedLifetime(scratch) {} }
+        // `site` links every output it publishes: from then on each has a second link.
+        let site = await Run(["site", workspace.path("site")] + paths)
+        #expect(site.status == 0, "\(site.stderr)")
+        let out = workspace.path("out")
+        func leftovers() throws -> [String] {
+            let rows = Set(try store.read { try $0.outputs() }.map(\.path))
+            return OutputFolder(root: out).files(in: OutputFolder.ownedFolders, includeHidden: false).filter {
+                !rows.contains($0) && $0 != AppIcon.contentsPath
+            }
+        }
+        func own() throws -> [String] { try store.outputs(for: .bug(1)).filter { $0.kind != .rating }.map(\.path) }
+        let count = try own().count
+        let picture = try workspace.image("img/other.png", seed: 7)
+        let steps: [[String]] = [
+            ["catalog", "rename", "1", "Potato Beetle"],  // after a site
+            ["catalog", "rename", "1", "Colorado Beetle"],  // twice
+            ["catalog", "set-image", "1", picture],  // a new picture
+            ["catalog", "rename", "1", "Potato Bug"],  // after set-image
+            ["catalog", "set-image", "1", workspace.path("img/potato.png"), "--no-build"],
+            ["catalog", "rename", "1", "Spud Bug"],  // outputs not built for the current picture
+        ]
+        for step in steps {
+            let before = try own()
+            let run = await Run(step + paths)
+            #expect(run.status == 0, "\(step): \(run.stderr)")
+            if step.contains("--no-build") { continue }
+            #expect(run.stdout.contains("outputs: \(count) made, "), "\(step): \(run.stdout)")
+            #expect(run.stdout.hasSuffix(", \(count) removed, 0 failed\n"), "\(step): \(run.stdout)")
+            for path in before { #expect(!Self.exists(out + "/" + path), "\(step): \(path)") }
+            #expect(try leftovers() == [], "\(step)")
+        }
+        #expect(try own().allSatisfy { $0.hasPrefix("bugs/1-spud-bug/") })
+        // The site keeps what it published until it is written again.
+        let published = OutputFolder(root: workspace.path("site")).files(in: ["images"], includeHidden: false)
+        #expect(!published.isEmpty)
+        let build = await Run(["build"] + paths)
+        #expect(build.stdout.hasPrefix("0 made, ") && build.stdout.hasSuffix(", 0 removed, 0 failed\n"))
     }
 
     @Test(arguments: CatalogBackend.all)

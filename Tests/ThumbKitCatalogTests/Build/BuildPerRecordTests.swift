@@ -115,4 +115,14 @@ struct BuildPerRecordTests {
         }
         #expect(plan.contains { $0.contains("INDEX \(table)_image_path") }, "\(plan)")
     }
+
+    /// So is the content check of a file with other hard links (schema version 8).
+    @Test(arguments: ["bugs", "foods"])
+    func recordImageHashLookupsUseAnIndex(table: String) throws {
+        let fixture = try Fixture()
+        let plan = try fixture.store.read { tx in
+            try tx.db.query("EXPLAIN QUERY PLAN SELECT 1 FROM \(table) WHERE image_sha256 = ?") { $0.string(3) }
+        }
+        #expect(plan.contains { $0.contains("INDEX \(table)_image_sha256") }, "\(plan)")
+    }
 }

@@ -17,7 +17,8 @@ struct CatalogSchemaTests {
         }
         #expect(
             tables == [
-                "bench_results", "bench_runs", "bugs", "build_queue", "categories", "foods", "ingested_files",
+                "bench_results", "bench_runs", "bugs", "build_claim_sequence", "build_queue", "categories", "foods",
+                "ingested_files",
                 "outputs",
                 "settings",
             ])

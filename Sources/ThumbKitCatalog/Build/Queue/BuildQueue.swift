@@ -7,10 +7,12 @@ import Foundation
 /// A worker claims a few rows at a time in one write transaction, writing its id and a lease
 /// (`now + lease`) on each; while it builds, it renews the leases it holds (`renew`). A row whose
 /// lease ran out (its worker died or stalled) is claimable again, and the next claim overwrites
-/// the worker id. A worker commits a built record's rows only in a transaction that first removes
-/// the row *with its own worker id* (`complete`): if that changes no row, somebody else holds the
-/// record now (or the record changed and its row was freed), and the commit is refused. So at
-/// most one worker ever records a given claim of a record, however late a stalled one wakes up.
+/// the worker id. Every claim also takes the next value of a counter that only grows (its claim
+/// sequence, `claim_seq`). A worker commits a built record's rows only in a transaction that
+/// first finds the row *with its own worker id and claim sequence* (`check`, or `complete`): if
+/// there is none, somebody else holds the record now (or the record changed and its row was
+/// freed, or this very worker claimed it again since), and the commit is refused. So at most one
+/// claim of a record is ever recorded, however late a stalled one wakes up.
 ///
 /// Times are epoch milliseconds from the worker's `BuildClock`: workers of one SQLite catalog
 /// share a host and its clock; PostgreSQL workers on several hosts need clocks within a small
@@ -22,6 +24,9 @@ public struct BuildQueue: Sendable {
         public let record: RecordRef
         /// Which claim of the record this is since it last changed (1 for the first).
         public let attempt: Int
+        /// The claim's sequence number (`claim_seq`): greater than that of every earlier claim
+        /// of any record, never reused. The fence compares it with the worker id.
+        public let sequence: Int
     }
 
     /// One row of the queue.
@@ -36,6 +41,8 @@ public struct BuildQueue: Sendable {
         public let lastError: String?
         /// When it was queued (`Timestamp` text).
         public let enqueuedAt: String
+        /// The sequence of its last claim (0 before any).
+        public let claimSequence: Int
     }
 
     /// The lost-claim refusal: thrown inside a commit whose row another worker holds now.
@@ -96,28 +103,30 @@ public struct BuildQueue: Sendable {
                         .text(worker), .integer(Int(until)), .integer(Int(nowMs)), .integer(maxAttempts),
                         .integer(Int(nowMs)), .integer(max(1, limit)),
                     ]
-                ) { row throws(CatalogError) in try Self.claim(row) }
-            case .selectThenUpdate(let select, let update):
+                ) { row throws(CatalogError) in
+                    Claim(record: try Self.record(row), attempt: row.int(2), sequence: row.int(3))
+                }
+            case .selectThenUpdate(let select, let next, let update):
                 let found = try tx.db.query(
                     select,
                     [.integer(Int(nowMs)), .integer(maxAttempts), .integer(Int(nowMs)), .integer(max(1, limit))]
-                ) { row throws(CatalogError) in try Self.claim(row) }
-                for claim in found {
+                ) { row throws(CatalogError) in (record: try Self.record(row), attempts: row.int(2)) }
+                guard !found.isEmpty else { return [] }
+                guard let sequence = try tx.db.queryFirst(next, { $0.int(0) }) else {
+                    throw CatalogError.corrupt(
+                        path: "build_claim_sequence", reason: "the claim counter's row is missing")
+                }
+                for (record, _) in found {
                     try tx.db.run(
                         update,
                         [
-                            .text(worker), .integer(Int(until)), .text(claim.record.kind.rawValue),
-                            .integer(claim.record.id),
+                            .text(worker), .integer(Int(until)), .integer(sequence), .text(record.kind.rawValue),
+                            .integer(record.id),
                         ])
                 }
-                return found.map { Claim(record: $0.record, attempt: $0.attempt + 1) }
+                return found.map { Claim(record: $0.record, attempt: $0.attempts + 1, sequence: sequence) }
             }
         }
-    }
-
-    /// A row's (kind, id, attempts) columns, first in every query.
-    private static func claim(_ row: CatalogRow) throws(CatalogError) -> Claim {
-        Claim(record: try record(row), attempt: row.int(2))
     }
 
     private static func record(_ row: CatalogRow) throws(CatalogError) -> RecordRef {
@@ -135,33 +144,37 @@ public struct BuildQueue: Sendable {
         }
     }
 
-    /// Finishes a claimed row in `tx`, fenced: removes it if `worker` still holds it, or
-    /// (`failure` given) puts it back with the reason, claimable again at `retryAt`.
+    /// The parameters that name `claim`'s row as `worker` holds it (kind, id, worker, claim
+    /// sequence), for every fenced statement.
+    private static func held(_ claim: Claim, worker: String) -> [CatalogValue] {
+        [.text(claim.record.kind.rawValue), .integer(claim.record.id), .text(worker), .integer(claim.sequence)]
+    }
+
+    /// Finishes a claimed row in `tx`, fenced: removes it if `worker` still holds it under this
+    /// claim, or (`failure` given) puts it back with the reason, claimable again at `retryAt`.
     ///
-    /// - Throws: `LostClaim` when `worker` holds the row no more; the caller's transaction must
+    /// - Throws: `LostClaim` when the claim holds the row no more; the caller's transaction must
     ///   then roll back.
     public func finish(
-        _ record: RecordRef, worker: String, failure: String?, retryAt: Date, in tx: CatalogTransaction
+        _ claim: Claim, worker: String, failure: String?, retryAt: Date, in tx: CatalogTransaction
     ) throws {
-        let key: [CatalogValue] = [.text(record.kind.rawValue), .integer(record.id), .text(worker)]
+        let key = Self.held(claim, worker: worker)
         let changed: Int
         if let failure {
             changed = try tx.db.run(sql.fail, [.integer(Int(Self.millis(retryAt))), .text(failure)] + key)
         } else {
             changed = try tx.db.run(sql.complete, key)
         }
-        guard changed == 1 else { throw LostClaim(record: record, workerID: worker) }
+        guard changed == 1 else { throw LostClaim(record: claim.record, workerID: worker) }
     }
 
-    /// The fence, first in the transaction that records `record`'s build.
+    /// The fence, first in the transaction that records the build of `claim`'s record.
     ///
-    /// - Throws: `LostClaim` when `worker` holds the row no more; the transaction must then
-    ///   roll back.
-    public func check(_ record: RecordRef, worker: String, in tx: CatalogTransaction) throws {
-        let held = try tx.db.queryFirst(
-            sql.fence, [.text(record.kind.rawValue), .integer(record.id), .text(worker)]
-        ) { $0.int(0) }
-        guard held != nil else { throw LostClaim(record: record, workerID: worker) }
+    /// - Throws: `LostClaim` when the claim holds the row no more (another worker took it, the
+    ///   record changed, or `worker` claimed it again since); the transaction must then roll back.
+    public func check(_ claim: Claim, worker: String, in tx: CatalogTransaction) throws {
+        let held = try tx.db.queryFirst(sql.fence, Self.held(claim, worker: worker)) { $0.int(0) }
+        guard held != nil else { throw LostClaim(record: claim.record, workerID: worker) }
     }
 
     /// Last in the transaction whose `check` passed: removes the row (built), or puts it back
@@ -180,16 +193,14 @@ public struct BuildQueue: Sendable {
 
     /// `finish` in a transaction of its own (for a claimed record the build had nothing to do
     /// for, or could not start).
-    public func finish(_ record: RecordRef, worker: String, failure: String?, retryAt: Date) throws {
-        try store.write { tx in try finish(record, worker: worker, failure: failure, retryAt: retryAt, in: tx) }
+    public func finish(_ claim: Claim, worker: String, failure: String?, retryAt: Date) throws {
+        try store.write { tx in try finish(claim, worker: worker, failure: failure, retryAt: retryAt, in: tx) }
     }
 
     /// Hands back claimed rows that were never started, their attempts not counted.
-    public func release(_ records: [RecordRef], worker: String) throws {
+    public func release(_ claims: [Claim], worker: String) throws {
         try store.write { tx in
-            for record in records {
-                try tx.db.run(sql.release, [.text(record.kind.rawValue), .integer(record.id), .text(worker)])
-            }
+            for claim in claims { try tx.db.run(sql.release, Self.held(claim, worker: worker)) }
         }
     }
 
@@ -207,7 +218,7 @@ public struct BuildQueue: Sendable {
                 Entry(
                     record: try Self.record(row), workerID: row.optionalString(2),
                     leaseUntil: row.isNull(3) ? nil : Int64(row.int(3)), attempts: row.int(4),
-                    lastError: row.optionalString(5), enqueuedAt: row.string(6))
+                    lastError: row.optionalString(5), enqueuedAt: row.string(6), claimSequence: row.int(7))
             }
         }
     }

@@ -10,11 +10,14 @@ import ThumbKit
 /// when the build failed, and nothing written at all when the claim was lost. Records the build
 /// had nothing to commit for are finished in a transaction of their own.
 ///
-/// A lost claim leaves at most files without rows: the build renames every file into place
-/// before its commit, and output names are tagged with their content, so those files hold the
-/// very bytes the record's new owner writes under the same names; its commit describes them, or
-/// the next full build's sweep removes them. The only temporary files (`.tmp-` names) are those
-/// of a worker killed mid-write, which the next build's stray-file sweep removes.
+/// A lost claim records nothing: the build renames every file into place before its commit,
+/// and output names are tagged with their content, so those files hold the very bytes the
+/// record's new owner writes under the same names; the refused build removes the ones no row
+/// describes (`UnitBuild`), and a SIGKILLed one's wait for the next full build's sweep. The one
+/// untagged output, the icon set's
+/// `Contents.json`, is written only inside a commit that passed the fence. The only temporary
+/// files (`.tmp-` names) are those of a worker killed mid-write, which the next build's
+/// stray-file sweep removes.
 public struct BuildWorker: Sendable {
     /// How a worker claims and retries.
     public struct Options: Sendable {
@@ -121,7 +124,7 @@ public struct BuildWorker: Sendable {
         let claims = try queue.claim(worker: id, limit: options.batch, lease: options.lease, now: clock.now())
         guard !claims.isEmpty else { return nil }
         crashPoints?.reached(.claimed, records: claims.map(\.record))
-        let attempts = Dictionary(claims.map { ($0.record, $0.attempt) }, uniquingKeysWith: { a, _ in a })
+        let held = Dictionary(claims.map { ($0.record, $0) }, uniquingKeysWith: { a, _ in a })
         let finished = Locked([RecordRef: [String]]())
         let lost = Locked(Set<RecordRef>())
         let (queue, id) = (self.queue, self.id)
@@ -132,16 +135,16 @@ public struct BuildWorker: Sendable {
             only: claims.map(\.record), onNote: onNote,
             commitGuard: BuildCommitGuard(
                 check: { tx, record in
-                    guard attempts[record] != nil else { return }  // a side unit (strips for bugs)
+                    guard let claim = held[record] else { return }  // a side unit (strips for bugs)
                     do {
-                        try queue.check(record, worker: id, in: tx)
+                        try queue.check(claim, worker: id, in: tx)
                     } catch let error as BuildQueue.LostClaim {
                         lost.withLock { _ = $0.insert(record) }
                         throw error
                     }
                 },
                 finish: { tx, record, failures in
-                    guard let attempt = attempts[record] else { return }
+                    guard let attempt = held[record]?.attempt else { return }
                     let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
                     try queue.settle(
                         record, failure: reason, attempts: attempt, retryAt: worker.retryAt(attempt: attempt), in: tx)
@@ -182,7 +185,7 @@ public struct BuildWorker: Sendable {
                 // failure, then the record's reason).
                 let reason = shared.isEmpty ? nil : shared.joined(separator: "; ")
                 do {
-                    try queue.finish(record, worker: id, failure: reason, retryAt: retryAt(attempt: claim.attempt))
+                    try queue.finish(claim, worker: id, failure: reason, retryAt: retryAt(attempt: claim.attempt))
                     event(reason == nil ? .built : .failed, reason)
                 } catch is BuildQueue.LostClaim {
                     event(.lost, nil)

@@ -42,10 +42,13 @@ extension CatalogBuilder {
             }
             if plan.refusal != nil { return plan }
             let planner: BuildPlanner
-            if let icons = try? RatingIconSources.load(assets) {
+            do {
+                // No icons set is nil, not a failure (`try?` would fold the two together, and a
+                // catalog without rating icons would have its app entry queued on every build).
                 planner = BuildPlanner(
-                    recipes: recipes, icons: icons, iconsUnavailable: false, halfGiven: assets.ratingHalf != nil)
-            } else {
+                    recipes: recipes, icons: try RatingIconSources.load(assets), iconsUnavailable: false,
+                    halfGiven: assets.ratingHalf != nil)
+            } catch {
                 // The build of the app entry reports why the icons cannot be read.
                 planner = BuildPlanner(
                     recipes: recipes, icons: nil, iconsUnavailable: true, halfGiven: assets.ratingHalf != nil)
@@ -68,9 +71,7 @@ extension CatalogBuilder {
                 // A folder not yet this catalog's: the app entry's build creates and claims it
                 // (or reports whose it is), as a single build always does.
                 let claimsFolder = unit.record == .app && !plan.folderOwned
-                if check.current, !claimsFolder,
-                    !unit.writesIconContents || folder.fileSize(AppIcon.contentsPath) != nil
-                {
+                if check.current, !claimsFolder {
                     if unit.countsUpToDate { plan.upToDate += check.outputs }
                     try tx.db.run(queue.sql.dropCurrent, key + [.integer(nowMs)])
                 } else {

@@ -86,22 +86,22 @@ struct BuildQueueTests {
         let queue = f.queue
         let clock = f.clock
         try f.addBugs(1)
-        _ = try queue.claim(worker: "a", limit: 1, lease: .seconds(2), now: clock.now())
+        let a = try queue.claim(worker: "a", limit: 1, lease: .seconds(2), now: clock.now())
         clock.advance(1.9)
         #expect(try queue.claim(worker: "b", limit: 1, lease: .seconds(2), now: clock.now()) == [])
         clock.advance(0.2)
         let b = try queue.claim(worker: "b", limit: 1, lease: .seconds(2), now: clock.now())
-        #expect(b == [BuildQueue.Claim(record: .bug(1), attempt: 2)])
+        #expect(b.map(\.record) == [.bug(1)] && b.map(\.attempt) == [2])
         // The late worker's commit is refused, and the refusal rolls its transaction back.
         #expect(throws: BuildQueue.LostClaim.self) {
             try store.write { tx in
                 try tx.rate(bugID: 1, rating: 4)
-                try queue.finish(.bug(1), worker: "a", failure: nil, retryAt: clock.now(), in: tx)
+                try queue.finish(a[0], worker: "a", failure: nil, retryAt: clock.now(), in: tx)
             }
         }
         #expect(try store.read { try $0.bug(id: 1) }?.rating == .zero)
         #expect(try f.entry(.bug(1))?.workerID == "b")
-        try queue.finish(.bug(1), worker: "b", failure: nil, retryAt: clock.now())
+        try queue.finish(b[0], worker: "b", failure: nil, retryAt: clock.now())
         #expect(try queue.entries() == [])
     }
 
@@ -132,9 +132,9 @@ struct BuildQueueTests {
         try f.addBugs(1)
         for attempt in 1...3 {
             let claims = try queue.claim(worker: "a", limit: 1, lease: .seconds(5), now: clock.now())
-            #expect(claims == [BuildQueue.Claim(record: .bug(1), attempt: attempt)])
+            #expect(claims.map(\.record) == [.bug(1)] && claims.map(\.attempt) == [attempt])
             try queue.finish(
-                .bug(1), worker: "a", failure: "/x.png: missing", retryAt: clock.now().addingTimeInterval(1))
+                claims[0], worker: "a", failure: "/x.png: missing", retryAt: clock.now().addingTimeInterval(1))
             let failed = try #require(try f.entry(.bug(1)))
             #expect(failed.workerID == nil && failed.lastError == "/x.png: missing" && failed.attempts == attempt)
             #expect(try queue.claim(worker: "a", limit: 1, lease: .seconds(5), now: clock.now()) == [])
@@ -156,11 +156,11 @@ struct BuildQueueTests {
         let queue = f.queue
         let clock = f.clock
         try f.addBugs(1)
-        _ = try queue.claim(worker: "a", limit: 1, lease: .seconds(60), now: clock.now())
+        let a = try queue.claim(worker: "a", limit: 1, lease: .seconds(60), now: clock.now())
         try store.write { tx in _ = try tx.rate(bugID: 1, rating: 3) }
         #expect(try f.entry(.bug(1))?.workerID == nil)
         #expect(throws: BuildQueue.LostClaim.self) {
-            try queue.finish(.bug(1), worker: "a", failure: nil, retryAt: clock.now())
+            try queue.finish(a[0], worker: "a", failure: nil, retryAt: clock.now())
         }
         // A write that leaves the built fields alone does not disturb the holder.
         _ = try queue.claim(worker: "b", limit: 1, lease: .seconds(60), now: clock.now())
@@ -183,7 +183,7 @@ struct BuildQueueTests {
         #expect(first.map(\.record) == [.app])
         let meanwhile = try queue.claim(worker: "b", limit: 10, lease: .seconds(10), now: clock.now())
         #expect(meanwhile.map(\.record) == [.food(1)])
-        try queue.finish(.app, worker: "a", failure: nil, retryAt: clock.now())
+        try queue.finish(first[0], worker: "a", failure: nil, retryAt: clock.now())
         let after = try queue.claim(worker: "b", limit: 10, lease: .seconds(10), now: clock.now())
         #expect(after.map(\.record) == [.bug(1), .bug(2)])
     }
@@ -195,10 +195,62 @@ struct BuildQueueTests {
         let queue = f.queue
         let clock = f.clock
         try f.addBugs(1)
-        _ = try queue.claim(worker: "a", limit: 1, lease: .seconds(10), now: clock.now())
-        try queue.release([.bug(1)], worker: "a")
+        let a = try queue.claim(worker: "a", limit: 1, lease: .seconds(10), now: clock.now())
+        try queue.release(a, worker: "a")
         let row = try #require(try f.entry(.bug(1)))
         #expect(row.workerID == nil && row.leaseUntil == nil && row.attempts == 0)
+    }
+
+    @Test(arguments: CatalogBackend.all) func aWorkerThatLostARowAndClaimedItAgainCannotCommitTheFirstClaim(
+        backend: CatalogBackend
+    ) throws {
+        let f = try Fixture(backend)
+        let store = f.store
+        let queue = f.queue
+        let clock = f.clock
+        try f.addBugs(1)
+        // The first claim is lost to a change (row freed, attempts back to 0), and the same
+        // worker (another lane of it) claims the record again: same worker id, same attempt.
+        let first = try queue.claim(worker: "a", limit: 1, lease: .seconds(30), now: clock.now())
+        try store.write { tx in _ = try tx.rate(bugID: 1, rating: 3) }
+        let second = try queue.claim(worker: "a", limit: 1, lease: .seconds(30), now: clock.now())
+        #expect(second.map(\.record) == [.bug(1)] && second.map(\.attempt) == first.map(\.attempt))
+        #expect(second[0].sequence > first[0].sequence)
+        // The stale first claim can neither commit (rolled back) nor finish or fail the row.
+        #expect(throws: BuildQueue.LostClaim.self) {
+            try store.write { tx in
+                try queue.check(first[0], worker: "a", in: tx)
+                try tx.rate(bugID: 1, rating: 5)
+            }
+        }
+        #expect(try store.read { try $0.bug(id: 1) }?.rating == Rating(exactly: 3))
+        #expect(throws: BuildQueue.LostClaim.self) {
+            try queue.finish(first[0], worker: "a", failure: nil, retryAt: clock.now())
+        }
+        #expect(throws: BuildQueue.LostClaim.self) {
+            try queue.finish(first[0], worker: "a", failure: "stale", retryAt: clock.now())
+        }
+        try queue.release(first, worker: "a")
+        let row = try #require(try f.entry(.bug(1)))
+        #expect(row.workerID == "a" && row.claimSequence == second[0].sequence && row.lastError == nil)
+        #expect(row.attempts == 1)
+
+        // The same after the lease ran out and the same worker claimed the row again.
+        clock.advance(31)
+        let third = try queue.claim(worker: "a", limit: 1, lease: .seconds(30), now: clock.now())
+        #expect(third.map(\.attempt) == [2] && third[0].sequence > second[0].sequence)
+        #expect(throws: BuildQueue.LostClaim.self) {
+            try store.write { tx in try queue.check(second[0], worker: "a", in: tx) }
+        }
+        try store.write { tx in try queue.check(third[0], worker: "a", in: tx) }
+        try queue.finish(third[0], worker: "a", failure: nil, retryAt: clock.now())
+        #expect(try queue.entries() == [])
+
+        // A row made again after its record was built never reuses a sequence.
+        try store.write { tx in _ = try tx.rate(bugID: 1, rating: 4) }
+        #expect(try f.entry(.bug(1))?.claimSequence == 0)
+        let fourth = try queue.claim(worker: "a", limit: 1, lease: .seconds(30), now: clock.now())
+        #expect(fourth.map(\.attempt) == [1] && fourth[0].sequence > third[0].sequence)
     }
 
     @Test(arguments: CatalogBackend.all) func deletingARecordRemovesItsRow(backend: CatalogBackend) throws {
@@ -216,7 +268,7 @@ struct BuildQueueTests {
             return
         }
         #expect(postgres.contains("FOR UPDATE SKIP LOCKED") && postgres.contains("RETURNING"))
-        guard case .selectThenUpdate(let select, _) = BuildQueueSQL(dialect: .sqlite).claim else {
+        guard case .selectThenUpdate(let select, _, _) = BuildQueueSQL(dialect: .sqlite).claim else {
             Issue.record("SQLite claims with a SELECT then UPDATEs in its exclusive write transaction")
             return
         }

@@ -119,22 +119,31 @@ struct BuildWorkerTests {
         #expect(try rows(store) == rows(reference))
     }
 
-    /// At its claim, lets the lease run out on the fake clock and another worker claim the
-    /// records, before this one builds them.
+    /// At its claim, lets the lease run out on the fake clock and another worker (or, with
+    /// `successor` its own id, another lane of the same worker) claim the records, before this
+    /// one builds them.
     struct StallPastLease: BuildCrashPoints {
         let clock: FakeBuildClock
         let queue: BuildQueue
+        var successor = "successor"
+        /// The successor's claims.
+        let taken = Locked([BuildQueue.Claim]())
 
         func reached(_ point: BuildCrashPoint, records: [RecordRef]) {
             guard point == .claimed else { return }
             clock.advance(60)
-            let taken = try? queue.claim(worker: "successor", limit: 10, lease: .seconds(30), now: clock.now())
-            #expect(taken?.count == records.count)
+            let claims = (try? queue.claim(worker: successor, limit: 10, lease: .seconds(30), now: clock.now())) ?? []
+            #expect(Set(claims.map(\.record)) == Set(records))
+            taken.withLock { $0 = claims }
         }
     }
 
-    @Test(arguments: CatalogBackend.all)
-    func aWorkerWhoseLeaseRanOutRecordsNothingAndTheRecordsAreBuiltOnceLater(backend: CatalogBackend) throws {
+    /// `sameWorker`: the successor is the stalled worker itself (another lane of it, under the
+    /// same id), which the claim sequence tells apart from its stale first claim.
+    @Test(arguments: CatalogBackend.all, [false, true])
+    func aWorkerWhoseLeaseRanOutRecordsNothingAndTheRecordsAreBuiltOnceLater(
+        backend: CatalogBackend, sameWorker: Bool
+    ) throws {
         let workspace = try TestWorkspace()
         let store = try Self.catalog(workspace, "c.sqlite", bugs: 2, backend: backend)
         let out = workspace.path("out")
@@ -143,16 +152,19 @@ struct BuildWorkerTests {
         let clock = FakeBuildClock(Date())
         let other = try CatalogStore(location: store.location)
         var events: [BuildWorker.Event] = []
+        let stall = StallPastLease(
+            clock: clock, queue: BuildQueue(store: other), successor: sameWorker ? "stalled" : "successor")
         let stalled = BuildWorker(
             builder: builder, queue: BuildQueue(store: store), id: "stalled",
-            options: .init(lease: .seconds(30), batch: 10), clock: clock,
-            crashPoints: StallPastLease(clock: clock, queue: BuildQueue(store: other)))
+            options: .init(lease: .seconds(30), batch: 10), clock: clock, crashPoints: stall)
         let report = try #require(try stalled.runBatch(onEvent: { events.append($0) }))
         // It made every file, but its commits were refused: no row, no failure, all lost.
         #expect(report.made == 0 && report.failed == 0, "\(report.failures)")
         #expect(events.count == plan.queued.count && events.allSatisfy { $0.status == .lost })
         #expect(try store.read { try $0.outputs() } == [])
-        #expect(try BuildQueue(store: store).entries().allSatisfy { $0.workerID == "successor" })
+        let rows = try BuildQueue(store: store).entries()
+        #expect(rows.allSatisfy { $0.workerID == stall.successor && $0.attempts == 2 })
+        #expect(Set(rows.map(\.claimSequence)) == Set(stall.taken.withLock { $0 }.map(\.sequence)))
 
         // The successor died too: once its lease has run out, a third worker builds everything.
         clock.advance(60)
