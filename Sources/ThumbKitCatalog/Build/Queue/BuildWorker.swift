@@ -178,7 +178,7 @@ public struct BuildWorker: Sendable {
             } else if let failures = done[record] {
                 event(failures.isEmpty ? .built : .failed, failures.isEmpty ? nil : failures.joined(separator: "; "))
             } else if dropped {
-                try queue.release([record], worker: id)
+                try queue.release([claim], worker: id)
                 event(.lost, "the catalog's connection dropped before its commit; queued again")
             } else {
                 // Nothing committed: current, deleted, or the build could not start (a shared
