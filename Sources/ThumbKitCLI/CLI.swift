@@ -8,7 +8,7 @@ import ThumbKit
 ///
 /// ```swift
 /// import ThumbKitCLI
-/// await CLI.main(commands: [ThumbCommand.self, CompareCommand.self, CatalogCommand.self])
+/// await CLI.main(commands: ThumbKitCommands.all)
 /// ```
 ///
 /// Exit statuses (``ExitCode``): 0 all ok (and `--help`, `--version`), 1 some input failed,

@@ -7,10 +7,13 @@ import Foundation
 /// A worker claims a few rows at a time in one write transaction, writing its id and a lease
 /// (`now + lease`) on each; while it builds, it renews the leases it holds (`renew`). A row whose
 /// lease ran out (its worker died or stalled) is claimable again, and the next claim overwrites
-/// the worker id. A worker commits a built record's rows only in a transaction that first removes
-/// the row *with its own worker id* (`complete`): if that changes no row, somebody else holds the
-/// record now (or the record changed and its row was freed), and the commit is refused. So at
-/// most one worker ever records a given claim of a record, however late a stalled one wakes up.
+/// the worker id. A worker commits a built record's rows only in a transaction that first reads
+/// the row *with its own worker id* (`check`, the fence; `FOR UPDATE` on PostgreSQL): if there is
+/// none, somebody else holds the record now (or the record changed and its row was freed), and
+/// the commit is refused. Last in that transaction, `settle` removes the row or puts it back
+/// failed. A claimed record with nothing to commit is finished by `finish`, which removes or puts
+/// back the row only where it still carries the worker's id. So at most one worker ever records
+/// a given claim of a record, however late a stalled one wakes up.
 ///
 /// Times are epoch milliseconds from the worker's `BuildClock`: workers of one SQLite catalog
 /// share a host and its clock; PostgreSQL workers on several hosts need clocks within a small
