@@ -22,7 +22,7 @@ import ThumbKit
 public enum CLI {
     /// The root's one-line overview.
     public static let abstract =
-        "Thumbnails, detail images, rating strips and app icons from PNG and JPEG files."
+        "Thumbnails, detail images, rating strips and app icons from \(ImageFormat.readableNames("and")) files."
 
     /// The root spec: `thumbkit`, its `--version` flag and every command as a subcommand.
     public static func rootSpec(commands: [any Command.Type]) -> CommandSpec {

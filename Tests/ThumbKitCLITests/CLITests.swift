@@ -177,8 +177,8 @@ struct CLITests {
         #expect(run.status == 0)
         #expect(
             run.stdout == """
-                OVERVIEW: Thumbnails, detail images, rating strips and app icons from PNG and
-                JPEG files.
+                OVERVIEW: Thumbnails, detail images, rating strips and app icons from PNG, JPEG,
+                WebP, HEIC and AVIF files.
 
                 USAGE: thumbkit <subcommand>
 

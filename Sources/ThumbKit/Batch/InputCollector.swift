@@ -86,7 +86,8 @@ public struct InputCollector: Sendable {
             let subfolderCount = walk(argument, relative: "", visited: &visited, excluded: excluded, into: &result)
             if result.found == before {
                 let hint = !recursive && subfolderCount > 0 ? " (it has sub-folders: walk them with -r)" : ""
-                result.failures.append(.notAnImage(path: argument, reason: "folder has no PNG or JPEG files" + hint))
+                let reason = "folder has no \(ImageFormat.readableNames()) files" + hint
+                result.failures.append(.notAnImage(path: argument, reason: reason))
             }
         }
         return result

@@ -93,7 +93,7 @@ public enum ImageDecoders {
     static func format(of data: [UInt8], path: String) throws(DecodeError) -> ImageFormat {
         if data.isEmpty { throw .empty(path: path) }
         guard let format = ImageFormat.sniff(data) else {
-            throw .notAnImage(path: path, reason: "not a PNG or JPEG file")
+            throw .notAnImage(path: path, reason: "not a \(ImageFormat.readableNames()) file")
         }
         return format
     }

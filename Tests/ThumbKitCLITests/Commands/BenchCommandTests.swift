@@ -186,6 +186,6 @@ struct BenchCommandTests {
             ["bench", "decode", "--job", "bug-thumb", good, bad], commands: ThumbKitCommands.all, stdout: TextOutput(),
             stderr: err)
         #expect(status == 1)
-        #expect(err.text == "thumbkit: \(bad): not a PNG or JPEG file\n")
+        #expect(err.text == "thumbkit: \(bad): not a PNG, JPEG, WebP, HEIC or AVIF file\n")
     }
 }

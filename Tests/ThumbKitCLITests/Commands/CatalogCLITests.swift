@@ -172,7 +172,9 @@ struct CatalogCLITests {
                 workspace.path("c.sqlite"),
             ])
         #expect(
-            notImage.status == 1 && notImage.stderr.hasPrefix("thumbkit: \(workspace.path("x.png")): not a PNG or JPEG")
+            notImage.status == 1
+                && notImage.stderr.hasPrefix(
+                    "thumbkit: \(workspace.path("x.png")): not a PNG, JPEG, WebP, HEIC or AVIF file")
         )
     }
 
