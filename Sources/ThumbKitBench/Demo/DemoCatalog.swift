@@ -95,9 +95,12 @@ public enum DemoCatalog {
         for category in categories {
             for dish in category.dishes {
                 seed += 1
-                // Most dishes are JPEG; one per category is PNG, both found by name.
+                // Most dishes are JPEG; one per category is PNG, both found by name. `save` draws
+                // later, so it gets this dish's seed as a constant: the variable would be read
+                // when drawing, after the loop, and give every dish of a category one picture.
                 let format: ImageFormat = dish == category.dishes.last ? .png : .jpeg
-                save(DemoPictures.dish(category.style, seed: seed), "foods/\(dish).\(format.fileExtension)", format)
+                let dishSeed = seed
+                save(DemoPictures.dish(category.style, seed: dishSeed), "foods/\(dish).\(format.fileExtension)", format)
                 foodEntries.append("    {\"category\": \"\(category.name)\", \"name\": \"\(dish)\"}")
             }
         }
