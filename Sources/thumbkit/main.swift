@@ -1,4 +1,4 @@
 // The `thumbkit` executable: everything lives in ThumbKitCLI.
 import ThumbKitCLI
 
-await CLI.main(commands: ThumbKitCommands.all)
+await CLI.main()

@@ -9,7 +9,7 @@
 ///
 /// The mapping is one-to-one: a valid name that itself contains one of those 128 scalars has
 /// its bytes escaped as well, so every escape scalar stands for exactly one byte.
-public enum PathBytes {
+package enum PathBytes {
     /// The first of the 128 scalars that stand for the raw bytes 0x80…0xFF.
     static let escapeBase: UInt32 = 0x10_FF00
 
@@ -19,7 +19,7 @@ public enum PathBytes {
     }
 
     /// The string that stands for the path `bytes` (no NUL).
-    public static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    package static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let array = Array(bytes)
         var scalars = String.UnicodeScalarView()
         var i = 0
@@ -39,7 +39,7 @@ public enum PathBytes {
     }
 
     /// The bytes of the path `path` stands for.
-    public static func bytes(_ path: String) -> [UInt8] {
+    package static func bytes(_ path: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
@@ -53,14 +53,14 @@ public enum PathBytes {
     }
 
     /// Calls `body` with the path's bytes as a NUL-terminated C string, for system calls.
-    public static func withCString<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    package static func withCString<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         var raw = bytes(path).map { CChar(bitPattern: $0) }
         raw.append(0)
         return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
     }
 
     /// `path` for people: each raw byte as `\xE9`, control characters as `\u{…}` escapes.
-    public static func display(_ text: String) -> String {
+    package static func display(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             if isEscape(scalar) {
@@ -74,12 +74,12 @@ public enum PathBytes {
     }
 
     /// True when the path has bytes that are not valid UTF-8.
-    public static func hasRawBytes(_ path: String) -> Bool {
+    package static func hasRawBytes(_ path: String) -> Bool {
         path.unicodeScalars.contains(where: isEscape)
     }
 
     /// The command-line arguments of this process, as ``string(_:)`` of their bytes.
-    public static func processArguments() -> [String] {
+    package static func processArguments() -> [String] {
         (0..<Int(CommandLine.argc)).map { index in
             guard let pointer = CommandLine.unsafeArgv[index] else { return "" }
             return string(UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) })

@@ -16,7 +16,7 @@ import ThumbKitQuality
 /// .thumbkit-demo            the SHA-256 of every file above (see `DemoFolder`)
 /// ```
 /// The six food categories are Chicken, Beef, Pork, Seafood, Pasta and Salad, three dishes each.
-public enum DemoCatalog {
+package enum DemoCatalog {
     /// One demo bug.
     struct BugEntry {
         let title: String
@@ -53,7 +53,7 @@ public enum DemoCatalog {
     /// - Throws: `CatalogError.invalidRecord` for a folder or file that is not the demo's (before
     ///   anything is written), `.io` when a file cannot be written.
     @discardableResult
-    public static func write(into folder: String) throws(CatalogError) -> String {
+    package static func write(into folder: String) throws(CatalogError) -> String {
         let planned = plan()
         let target = DemoFolder(folder: folder)
         // A folder that is plainly not the demo's is refused before anything is drawn.
