@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // ThumbKit: thumbnails, detail images, rating strips and app icons from PNG, JPEG, WebP, HEIC and AVIF
 // files.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A `thumbkit` command: a spec (parsed and rendered as help by the framework) and a `run`.
 ///
 /// One file per command under `Commands/`, as a caseless enum:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The process exit status of `thumbkit`: the whole contract is these three values.
 enum ExitCode: Int32, Sendable, Hashable {
     /// Everything asked for succeeded (also `--help` and `--version`).

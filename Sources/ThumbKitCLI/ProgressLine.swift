@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// One status line (`[12/40] IMG_0042.jpg`) redrawn in place with `\r` on stderr — only when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `file://` URIs exactly as GLib's `g_filename_to_uri` writes them for a local path, and back.
 ///
 /// The path's bytes are kept as bytes (Linux file names need not be UTF-8): every byte outside

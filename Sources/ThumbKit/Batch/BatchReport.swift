@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One output file written by a batch.
 package struct OutputFile: Sendable, Hashable, Codable {
     package var path: String

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One worker's share of a batch split across `count` workers (`thumb --shard K/N`): the inputs
 /// whose key hashes to `index` modulo `count`. The key is an input's path relative to the
 /// folder argument it was found in (`a/b.jpg`), or its file name for a file named explicitly

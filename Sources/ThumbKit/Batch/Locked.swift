@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A value guarded by a lock, with `Synchronization.Mutex`'s `withLock` shape, over `NSLock`.

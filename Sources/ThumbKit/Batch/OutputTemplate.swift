@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Output file names from a template, as vipsthumbnail's `-o`: `%s` is the input's base name

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a file could not be decoded. Every case carries the file's path and a reason; for a
 /// failure inside libpng or libjpeg the reason is the library's own message.
 public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Namespace for the decoders. `ImageDecoders.decode` picks one by the file's signature.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ImageFormat {
     /// The name people know the format by (`PNG`, `JPEG`, `WebP`, `HEIC`, `AVIF`).
     package var displayName: String {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Resource limits checked against a file before any pixel memory is allocated, and the time
 /// one image may take. Defaults follow sharp: 268,402,689 pixels (0x3FFF × 0x3FFF), 65,500
 /// pixels a side, 256 MiB of input, and 60 s per image.

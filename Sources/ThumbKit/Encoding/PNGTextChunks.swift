@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CThumbKit
 
 /// Uncompressed PNG text chunks (`tEXt`): keyword and value pairs, in file order.

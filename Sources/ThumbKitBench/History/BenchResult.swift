@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One measurement of a benchmark run: one tool on one job.
 package struct BenchResult: Sendable, Hashable, Codable {
     /// The run it belongs to (0 before it is stored).

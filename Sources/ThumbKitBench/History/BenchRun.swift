@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// One benchmark session: when, on which commit and machine. Its measurements are `BenchResult`s.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// The encoding option group: the output format and every encoder setting (`--format`,

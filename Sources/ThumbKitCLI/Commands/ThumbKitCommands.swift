@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every top-level `thumbkit` command, in the order `thumbkit --help` lists them.
 enum ThumbKitCommands {
     static let all: [any Command.Type] = [

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The program's name and version, printed by `thumbkit --version` as `thumbkit 0.2.0`.
 enum VersionInfo {
     /// The executable's name, used as the prefix of every message (`thumbkit: error: …`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Walks a command line against a tree of ``CommandSpec``s.
 ///
 /// Accepted forms (everything else is a ``UsageError`` quoting the token):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything the parser and the help text know about one command: plain data, in the manner of
 /// swift-argument-parser's `CommandConfiguration`.
 ///

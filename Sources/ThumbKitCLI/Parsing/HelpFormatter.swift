@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Renders help from the same ``CommandSpec`` that drives parsing, so help cannot drift:
 ///
 /// ```

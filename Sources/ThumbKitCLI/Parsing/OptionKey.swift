@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A typed option: its ``OptionSpec`` (name, help, default, the range shown in help) and how its
 /// text becomes a `Value`, declared once and read back as `try arguments[key]`.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One named option of a command: `--quality 85`, `-s 88x88`, `--linear`, `--job a --job b`.
 ///
 /// The same value drives parsing (``ArgumentParser``), typed access (``ParsedArguments``) and

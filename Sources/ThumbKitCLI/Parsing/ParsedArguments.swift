@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The result of parsing one command line against a ``CommandSpec``: raw and typed access by
 /// long option name or positional name.
 ///

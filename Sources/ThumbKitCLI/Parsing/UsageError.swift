@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every way a command line can be wrong. Each case quotes the token involved, so the message
 /// can name it. The CLI prints `thumbkit: error: <description>`, the usage line and a pointer to
 /// `--help` on stderr, and exits 2 (``ExitCode/usage``).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// One output a build wants: its row key, where its file goes and how it is made.

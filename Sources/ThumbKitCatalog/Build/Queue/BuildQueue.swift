@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The catalog's build queue (`build_queue`, schema version 4): records that need building,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The one place where the catalog's `?` parameters become PostgreSQL's `$1…$n`.
 ///
 /// The catalog's statements are written with SQLite's `?` and `?NNN` placeholders (both are
