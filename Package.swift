@@ -1,5 +1,7 @@
 // swift-tools-version:6.0
-// ThumbKit: thumbnails, detail images, rating strips and app icons from PNG and JPEG files.
+// SPDX-License-Identifier: Apache-2.0
+// ThumbKit: thumbnails, detail images, rating strips and app icons from PNG, JPEG, WebP, HEIC and AVIF
+// files.
 //
 // Modules by responsibility, depending one way only:
 //   CThumbKit (thin C shims over libpng, libjpeg-turbo, libwebp and libheif)

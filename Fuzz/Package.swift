@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0
 // ThumbKit's libFuzzer targets, kept out of the main package so that its release build and
 // `swift test` never see the fuzzing flags. Build and run them through `scripts/fuzz` (which
 // passes `-sanitize=fuzzer,address` and uses its own scratch folder).

@@ -11,6 +11,7 @@
 #   ensure_apt_lists PKG      make sure apt knows PKG (runs apt_update_once if it does not)
 #   package_installed PKG     true when the Debian package PKG is installed
 #   ensure_packages PKG...    install the missing ones among PKG... (idempotent)
+#   require_swift             die, saying where to get it, unless `swift` 6 or later is on PATH
 #   on_exit COMMAND...        run COMMAND when the script exits, keeping its exit status
 #   check_sandbox_ready BIN   die unless BIN can start where only /usr is visible
 #   build_static_thumbkit SCRATCH  build `thumbkit` with the Swift runtime linked in, check it
@@ -124,6 +125,18 @@ ensure_packages() {
         die "apt-get install ${missing[*]} failed"
     fi
     rm -f "$apt_log"
+}
+
+# Dies unless a Swift 6 (or later) toolchain is on PATH, saying what is missing and where to get
+# it: Debian 12 packages no Swift 6, so it comes from swift.org, not from apt.
+require_swift() {
+    local where="get Swift 6 for Debian 12 from https://www.swift.org/install/linux/ (swiftly, or the tarball) and put its usr/bin on PATH"
+    command -v swift >/dev/null 2>&1 || die "swift is not on PATH: $where"
+    local version major
+    version=$(swift --version 2>&1 | sed -n 's/.*Swift version \([0-9][0-9.]*\).*/\1/p' | head -n 1)
+    major=${version%%.*}
+    [ -n "$major" ] || die "$(command -v swift) does not say its version: $where"
+    [ "$major" -ge 6 ] || die "$(command -v swift) is Swift $version, ThumbKit needs 6 or later: $where"
 }
 
 # Debian packages the Swift package needs to build (C libraries and their headers).

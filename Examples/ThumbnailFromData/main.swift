@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A complete use of the ThumbKit library: read an image file into memory, make an 88×88
 // aspect-fill thumbnail at @1x and @2x from one decode, and write each as a JPEG.
 //

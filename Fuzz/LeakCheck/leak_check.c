@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // leak_check.c: proves that Fuzz/lsan.supp hides only libheif#1753's dav1d leak
 // (`scripts/fuzz --check-suppressions`, run by scripts/test). Built with AddressSanitizer and
 // run twice under the fuzzers' LSAN_OPTIONS: `dav1d` loses a buffer dav1d allocated, which the

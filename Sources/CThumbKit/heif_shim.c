@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // heif_shim.c: libheif (HEIC and AVIF) behind return-code functions (see CThumbKit.h). libheif
 // reports errors as values; these shims keep its handles, options structs and allocators out of
 // Swift. No pixel logic: rows are copied between libheif's planes and caller-owned memory.

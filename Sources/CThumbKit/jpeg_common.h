@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // jpeg_common.h: what jpeg_shim.c (header, encode) and jpeg_rows.c (decode) share: one error
 // manager and one progress monitor. Private to CThumbKit (not in include/).
 #ifndef TK_JPEG_COMMON_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // jpeg_rows.c: JPEG decompression, one output row at a time (see CThumbKit.h).
 //
 // Why rows: a whole decode writes the full scaled image, so a 2560x1600 photo decoded at 8/8 for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // jpeg_shim.c: libjpeg-turbo behind setjmp-safe, return-code functions (see CThumbKit.h).
 //
 // The header reader and the encoder, plus the error manager and progress monitor every JPEG

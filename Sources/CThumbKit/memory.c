@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "CThumbKit.h"
 #include <stdlib.h>
 #if defined(__GLIBC__)

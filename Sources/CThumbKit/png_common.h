@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // png_common.h: what png_shim.c shares with png_text.c: the message copier and the reader of
 // the chunks before the first IDAT. Private to CThumbKit (not in include/).
 #ifndef TK_PNG_COMMON_H

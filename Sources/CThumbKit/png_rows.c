@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // png_rows.c: the one PNG pixel reader, handing out RGBA8 rows (see CThumbKit.h).
 //
 // It is libpng's low-level reader over the caller's memory, set up with the transforms that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // png_shim.c: libpng 1.6 behind setjmp-safe, return-code functions (see CThumbKit.h).
 //
 // Everything here is libpng's low-level API over memory:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // png_text.c: the tEXt chunks of a PNG, read without decoding pixels (see CThumbKit.h). Writing
 // them is part of tk_png_encode_text in png_shim.c.
 #include "CThumbKit.h"

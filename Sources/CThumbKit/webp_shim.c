@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // webp_shim.c: libwebp behind return-code functions (see CThumbKit.h). libwebp never longjmps;
 // these shims exist to keep the library's structs, status codes and allocators out of Swift.
 // No pixel logic: bytes move between libwebp and caller-owned memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 
@@ -8,7 +9,7 @@ import ThumbKit
 ///
 /// ```swift
 /// import ThumbKitCLI
-/// await CLI.main(commands: [ThumbCommand.self, CompareCommand.self, CatalogCommand.self])
+/// await CLI.main()
 /// ```
 ///
 /// Exit statuses (``ExitCode``): 0 all ok (and `--help`, `--version`), 1 some input failed,
@@ -19,21 +20,25 @@ import ThumbKit
 /// USAGE: thumbkit thumb [<options>] <input> ...
 /// See 'thumbkit thumb --help'.
 /// ```
-public enum CLI {
+package enum CLI {
     /// The root's one-line overview.
-    public static let abstract =
-        "Thumbnails, detail images, rating strips and app icons from PNG and JPEG files."
+    static let abstract =
+        "Thumbnails, detail images, rating strips and app icons from \(ImageFormat.readableNames("and")) files."
 
     /// The root spec: `thumbkit`, its `--version` flag and every command as a subcommand.
-    public static func rootSpec(commands: [any Command.Type]) -> CommandSpec {
+    static func rootSpec(commands: [any Command.Type]) -> CommandSpec {
         CommandSpec(
             name: VersionInfo.programName, abstract: abstract,
             options: [.flag("version", help: "Show the version.")],
             subcommands: commands.map { $0.resolvedSpec })
     }
 
+    /// Runs the process's command line with every command of ``ThumbKitCommands``, then exits:
+    /// the `thumbkit` executable's whole job.
+    package static func main() async -> Never { await main(commands: ThumbKitCommands.all) }
+
     /// Runs the process's command line with real stdout, stderr and environment, then exits.
-    public static func main(commands: [any Command.Type]) async -> Never {
+    static func main(commands: [any Command.Type]) async -> Never {
         // Arguments as bytes: a file name that is not UTF-8 must reach the command intact.
         let status = await run(Array(PathBytes.processArguments().dropFirst()), commands: commands)
         exit(status)
@@ -41,7 +46,7 @@ public enum CLI {
 
     /// Runs one command line (`arguments` without the program name) and returns the exit status.
     /// Tests pass capturing outputs and read them back.
-    public static func run(
+    static func run(
         _ arguments: [String], commands: [any Command.Type],
         stdout: TextOutput = .standardOutput, stderr: TextOutput = .standardError,
         environment: [String: String] = ProcessInfo.processInfo.environment

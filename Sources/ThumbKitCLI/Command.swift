@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A `thumbkit` command: a spec (parsed and rendered as help by the framework) and a `run`.
 ///
 /// One file per command under `Commands/`, as a caseless enum:
@@ -23,7 +24,7 @@
 ///
 /// `run` returns ``ExitCode/success`` or ``ExitCode/failure``. A thrown ``UsageError`` prints the
 /// usage and exits 2; any other thrown error prints `thumbkit: <error>` and exits 1.
-public protocol Command: Sendable {
+protocol Command: Sendable {
     /// Name, help text, positionals and options. A group lists its children in
     /// ``subcommands`` instead of `spec.subcommands`.
     static var spec: CommandSpec { get }
@@ -39,14 +40,14 @@ public protocol Command: Sendable {
 
 extension Command {
     /// A leaf has no subcommands.
-    public static var subcommands: [any Command.Type] { [] }
+    static var subcommands: [any Command.Type] { [] }
 
     /// No rules between options.
-    public static func validate(_ arguments: ParsedArguments) throws(UsageError) {}
+    static func validate(_ arguments: ParsedArguments) throws(UsageError) {}
 
     /// ``spec`` with its subcommands filled in from ``subcommands``, recursively: the tree the
     /// parser and help see.
-    public static var resolvedSpec: CommandSpec {
+    static var resolvedSpec: CommandSpec {
         let children = subcommands
         guard !children.isEmpty else { return spec }
         assert(spec.subcommands.isEmpty, "\(spec.name): list children in `subcommands`, not in the spec.")
@@ -57,11 +58,11 @@ extension Command {
 /// A command that only dispatches (`thumbkit catalog`, `thumbkit bench`): declare
 /// ``Command/subcommands``; the default ``run(_:context:)`` is reached only if the group
 /// declares flags of its own, and reports a missing subcommand.
-public protocol CommandGroup: Command {}
+protocol CommandGroup: Command {}
 
 extension CommandGroup {
     /// Reports ``UsageError/missingSubcommand(command:)``.
-    public static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         throw UsageError.missingSubcommand(command: arguments.commandName)
     }
 }

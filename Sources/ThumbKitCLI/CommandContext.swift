@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 
@@ -7,21 +8,21 @@ import ThumbKit
 /// Conventions: results go to ``stdout`` (one JSON document with `--json`, see ``writeJSON(_:)``);
 /// errors, warnings and progress go to ``stderr``; a failed input is reported with
 /// ``report(_:)`` as `thumbkit: <path>: <reason>` and the batch carries on.
-public struct CommandContext: Sendable {
+struct CommandContext: Sendable {
     /// Prefix of every message (`thumbkit`).
-    public let programName: String
+    let programName: String
     /// Results.
-    public let stdout: TextOutput
+    let stdout: TextOutput
     /// Errors, warnings and progress.
-    public let stderr: TextOutput
+    let stderr: TextOutput
     /// Environment variables (for `NO_COLOR`, `THUMBKIT_*` settings and so on).
-    public let environment: [String: String]
+    let environment: [String: String]
     /// The status line on stderr (drawn only when stderr is a terminal). Everything written
     /// through this context goes around it, so it never mixes with results or errors.
-    public let progress: ProgressLine
+    let progress: ProgressLine
 
     /// A context; pass capturing outputs in tests.
-    public init(
+    init(
         programName: String = VersionInfo.programName, stdout: TextOutput, stderr: TextOutput,
         environment: [String: String] = [:]
     ) {
@@ -33,36 +34,36 @@ public struct CommandContext: Sendable {
     }
 
     /// Colours for text written to stdout: enabled only on a terminal without `NO_COLOR`.
-    public var colors: Terminal.Palette {
+    var colors: Terminal.Palette {
         Terminal.Palette(isEnabled: Terminal.colorEnabled(isTerminal: stdout.isTerminal, environment: environment))
     }
 
     /// Writes `line` and a newline to stdout.
-    public func print(_ line: String) {
+    func print(_ line: String) {
         progress.write(line + "\n", to: stdout)
     }
 
     /// Writes `thumbkit: <message>` and a newline to stderr, the message on one line as
     /// ``Terminal/oneLine(_:)`` shows it: bytes of file names that are not UTF-8 as `\xE9`,
     /// control characters as `?`.
-    public func printError(_ message: String) {
+    func printError(_ message: String) {
         progress.write("\(programName): \(Terminal.oneLine(message))\n", to: stderr)
     }
 
     /// Reports a failed input: `thumbkit: <error>` on stderr, where the error's description is
     /// `<path>: <reason>` (`DecodeError`, `EncodeError` and friends).
-    public func report(_ error: any Error) {
+    func report(_ error: any Error) {
         printError(String(describing: error))
     }
 
     /// Writes `value` to stdout as pretty-printed JSON with sorted keys, unescaped slashes and
     /// ISO 8601 dates, followed by a newline.
-    public func writeJSON<T: Encodable>(_ value: T) throws {
+    func writeJSON<T: Encodable>(_ value: T) throws {
         print(try Self.jsonString(value))
     }
 
     /// The JSON text ``writeJSON(_:)`` writes (without the final newline).
-    public static func jsonString<T: Encodable>(_ value: T) throws -> String {
+    static func jsonString<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

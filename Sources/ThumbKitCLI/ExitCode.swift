@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The process exit status of `thumbkit`: the whole contract is these three values.
-public enum ExitCode: Int32, Sendable, Hashable {
+enum ExitCode: Int32, Sendable, Hashable {
     /// Everything asked for succeeded (also `--help` and `--version`).
     case success = 0
     /// The command ran, but at least one input failed (each failure printed as
@@ -9,7 +10,7 @@ public enum ExitCode: Int32, Sendable, Hashable {
     case usage = 2
 
     /// ``success`` when no input failed, else ``failure``: the batch rule.
-    public init(failureCount: Int) {
+    init(failureCount: Int) {
         precondition(failureCount >= 0, "A failure count cannot be negative.")
         self = failureCount == 0 ? .success : .failure
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// One status line (`[12/40] IMG_0042.jpg`) redrawn in place with `\r` on stderr — only when
@@ -8,29 +9,29 @@ import ThumbKit
 /// clears the line, writes the text and redraws the line. ``CommandContext`` owns one progress
 /// line and sends all its output through it, so commands just call `context.progress.update(…)`
 /// and need not care. ``finish()`` clears the line (the CLI calls it when a command returns).
-public final class ProgressLine: Sendable {
+final class ProgressLine: Sendable {
     private struct State {
         var current: String?
     }
 
     /// Where the line is drawn (normally stderr).
-    public let output: TextOutput
+    let output: TextOutput
     /// Longest text drawn; longer text is cut so the line never wraps (which would break `\r`).
-    public let maxLength: Int
+    let maxLength: Int
     private let state = Locked(State())
 
     /// A progress line on `output`, cut to the terminal width (or `width` when given, or 80).
-    public init(output: TextOutput = .standardError, width: Int? = nil) {
+    init(output: TextOutput = .standardError, width: Int? = nil) {
         self.output = output
         let columns = width ?? output.fileDescriptor.flatMap(Terminal.columns) ?? 80
         self.maxLength = max(1, columns - 1)
     }
 
     /// Whether anything is drawn at all.
-    public var isEnabled: Bool { output.isTerminal }
+    var isEnabled: Bool { output.isTerminal }
 
     /// Replaces the line with `text` (terminal only).
-    public func update(_ text: String) {
+    func update(_ text: String) {
         guard isEnabled else { return }
         let shown = String(text.prefix(maxLength))
         state.withLock { state in
@@ -42,7 +43,7 @@ public final class ProgressLine: Sendable {
     /// Writes `text` (whole lines, ending in a newline) to `target` without mixing it into the
     /// line: when the line is shown and `target` is a terminal too (stdout on the same screen,
     /// or the line's own output), the line is cleared first and redrawn after.
-    public func write(_ text: String, to target: TextOutput) {
+    func write(_ text: String, to target: TextOutput) {
         state.withLock { state in
             guard isEnabled, let current = state.current, target === output || target.isTerminal else {
                 target.write(text)
@@ -59,7 +60,7 @@ public final class ProgressLine: Sendable {
     }
 
     /// Clears the line and leaves the cursor at its start (terminal only).
-    public func finish() {
+    func finish() {
         state.withLock { state in
             guard isEnabled, state.current != nil else { return }
             state.current = nil

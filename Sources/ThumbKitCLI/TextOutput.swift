@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 #if canImport(Glibc)
@@ -14,36 +15,36 @@ import ThumbKit
 ///
 /// Writes are unbuffered (one `write(2)` per call) and serialised by a lock, so lines written
 /// from concurrent tasks do not interleave mid-line.
-public final class TextOutput: Sendable, TextOutputStream {
+final class TextOutput: Sendable, TextOutputStream {
     /// The process's standard output (fd 1).
-    public static let standardOutput = TextOutput(fileDescriptor: 1)
+    static let standardOutput = TextOutput(fileDescriptor: 1)
     /// The process's standard error (fd 2).
-    public static let standardError = TextOutput(fileDescriptor: 2)
+    static let standardError = TextOutput(fileDescriptor: 2)
 
     /// The descriptor written to, or nil for a capturing buffer.
-    public let fileDescriptor: Int32?
+    let fileDescriptor: Int32?
     /// Whether the output is a terminal (decides colour and progress lines).
-    public let isTerminal: Bool
+    let isTerminal: Bool
     /// Captured text (buffers only); also serialises descriptor writes.
     private let buffer = Locked("")
 
     /// Writes to `fileDescriptor`; `isTerminal` comes from `isatty`.
-    public init(fileDescriptor: Int32) {
+    init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
         self.isTerminal = Terminal.isTTY(fileDescriptor)
     }
 
     /// Captures everything written, for tests. `isTerminal` pretends to be (or not to be) a TTY.
-    public init(capturingAsTerminal isTerminal: Bool = false) {
+    init(capturingAsTerminal isTerminal: Bool = false) {
         self.fileDescriptor = nil
         self.isTerminal = isTerminal
     }
 
     /// Everything written so far (always empty for a descriptor).
-    public var text: String { buffer.withLock { $0 } }
+    var text: String { buffer.withLock { $0 } }
 
     /// Writes `string` as is (add your own newline).
-    public func write(_ string: String) {
+    func write(_ string: String) {
         buffer.withLock { captured in
             guard let fileDescriptor else {
                 captured += string
@@ -54,7 +55,7 @@ public final class TextOutput: Sendable, TextOutputStream {
     }
 
     /// Writes `line` and a newline.
-    public func writeLine(_ line: String) {
+    func writeLine(_ line: String) {
         write(line + "\n")
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import ThumbKitCatalog
@@ -16,7 +17,8 @@ import ThumbKitTestSupport
 /// milliseconds where a fresh database costs a few hundred.
 ///
 /// Without a cluster, `all` is SQLite alone, and the test `CatalogBackendTests.postgresCasesRun`
-/// shows as skipped, saying why (Swift Testing cannot show one case of a test as skipped: a
+/// (which otherwise checks that a PostgreSQL catalog works, `checkPostgresCatalogWorks`) shows
+/// as skipped, saying why (Swift Testing cannot show one case of a test as skipped: a
 /// case that returned early would count as passed). Under `CI=true` the PostgreSQL cases stay
 /// in, and each fails.
 public enum CatalogBackend: String, Sendable, CaseIterable, CustomTestStringConvertible {
@@ -33,6 +35,17 @@ public enum CatalogBackend: String, Sendable, CaseIterable, CustomTestStringConv
     public static let all: [CatalogBackend] = postgresEnabled ? allCases : [.sqlite]
 
     public var testDescription: String { rawValue }
+
+    /// The body of each test target's `CatalogBackendTests.postgresCasesRun`: the PostgreSQL
+    /// cases that `all` adds reach a working catalog (a record written, then read back, in a
+    /// schema of the test cluster). Under CI=true without a cluster this fails, as they would.
+    public static func checkPostgresCatalogWorks() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(backend: .postgres)
+        let bug = try store.write { try $0.addBug(title: "PostgreSQL round trip") }
+        #expect(try store.bugs().map(\.title) == ["PostgreSQL round trip"])
+        #expect(try store.bugs().map(\.id) == [bug.id])
+    }
 
     /// The `--catalog` value of the catalog `name` in `workspace`: a file there, or a URL
     /// naming the schema this workspace uses for `name` (created on first use).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 
@@ -147,7 +148,7 @@ public struct DesktopThumbnailer: Sendable {
     /// A thumbnail's PNG: 8-bit RGBA with `text`, written for speed (the Paeth filter and
     /// zlib's run-length strategy, see `ImageEncoders.encodePNGRGBA`). A cache file is written
     /// once and read small; level-6 matching took longer than decoding a JPEG at 1/8.
-    public static func encodePNG(_ image: PixelBuffer, text: PNGTextChunks, path: String) throws(EncodeError)
+    package static func encodePNG(_ image: PixelBuffer, text: PNGTextChunks, path: String) throws(EncodeError)
         -> [UInt8]
     {
         try ImageEncoders.encodePNGRGBA(image, text: text, compression: .fast, path: path)

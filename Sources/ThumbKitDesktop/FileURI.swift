@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// `file://` URIs exactly as GLib's `g_filename_to_uri` writes them for a local path, and back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CCrypto
 
 /// MD5 through OpenSSL's EVP interface: the thumbnail cache names each file by the MD5 of its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Glibc
 import ThumbKit
@@ -34,7 +35,7 @@ public struct ThumbnailMetadata: Sendable, Hashable {
     }
 
     /// The chunks to write, in the standard's order (absent optional values are left out).
-    public var textChunks: PNGTextChunks {
+    package var textChunks: PNGTextChunks {
         var entries = [PNGTextChunks.Entry("Thumb::URI", uri), PNGTextChunks.Entry("Thumb::MTime", String(mtime))]
         if let size { entries.append(.init("Thumb::Size", String(size))) }
         if let mimeType { entries.append(.init("Thumb::Mimetype", mimeType)) }
@@ -46,7 +47,7 @@ public struct ThumbnailMetadata: Sendable, Hashable {
 
     /// The metadata of a thumbnail's chunks; nil unless it has a `Thumb::URI` and a decimal
     /// `Thumb::MTime` (a PNG without them is not a thumbnail anyone can match to a source).
-    public init?(_ chunks: PNGTextChunks) {
+    package init?(_ chunks: PNGTextChunks) {
         guard let uri = chunks["Thumb::URI"], let mtimeText = chunks["Thumb::MTime"],
             let mtime = Int(mtimeText)
         else { return nil }

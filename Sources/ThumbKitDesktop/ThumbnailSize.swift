@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The freedesktop.org Thumbnail Managing Standard's sizes: each has a folder under the cache
 /// root and a box its thumbnails fit inside (never enlarged).
 public enum ThumbnailSize: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 /// Full-reference quality metrics: how close one image (a thumbnail, say) is to another of the
 /// same size (a reference rendering of the same crop).

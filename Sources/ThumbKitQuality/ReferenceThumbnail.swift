@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 /// The quality reference a thumbnail is scored against: the source decoded at full resolution
 /// (no shrink-on-load), turned upright, and resampled by `ReferenceResampler` (Double-precision

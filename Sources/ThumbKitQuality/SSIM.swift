@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 extension ImageComparison {
     /// Side of the square SSIM window, as scikit-image's default `win_size`.

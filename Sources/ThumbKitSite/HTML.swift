@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 /// Small HTML building blocks for the static site. Pages are HTML5 written in the XML-compatible

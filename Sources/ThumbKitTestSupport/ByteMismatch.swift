@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where two byte arrays first differ, as a short description (nil when they are equal).
 ///
 /// Use as `#expect(firstMismatch(a, b) == nil)`: comparing whole pixel arrays with `==` inside

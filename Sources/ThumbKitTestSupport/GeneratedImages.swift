@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// Small images made on the fly for tests that need real, decodable files (the watch folder

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Runs the built `thumbkit` executable as a child process, for end-to-end tests.

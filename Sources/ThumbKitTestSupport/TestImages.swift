@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The repository's own `TestImages/` folder: small generated images and hand-made broken files.

@@ -1,14 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 
 /// How the files of a watched inbox map to catalog records. Paths are relative to the inbox and
 /// use `/`:
 ///
-///     bugs/<title>.png|jpg|jpeg           the bug titled <title> (created when new)
+///     bugs/<title>.<image>                the bug titled <title> (created when new)
 ///     bugs/<title>.json                   its rating sidecar, such as {"rating": 3.5}
-///     foods/<category>/<name>.png|jpg     the food <name> in <category> (both created when new)
+///     foods/<category>/<name>.<image>     the food <name> in <category> (both created when new)
 ///
-/// Extensions are matched without regard to case. Temporary names (dot-files, `*.part`,
+/// `<image>` is any of `imageExtensions` (png, jpg, jpeg, webp, heic, heif, avif), matched without
+/// regard to case. Temporary names (dot-files, `*.part`,
 /// `*.tmp`, `*.crdownload`, `.syncthing.*`) are left alone until they are renamed; anything
 /// inside a dot-folder (`.rejected/`) is never looked at. Every other path is ignored with a
 /// notice.
@@ -65,7 +67,7 @@ public enum InboxLayout {
     }
 
     /// The notice for a file outside the layout.
-    static let layoutReason = "not bugs/<title>.png|jpg or foods/<category>/<name>.png|jpg"
+    static let layoutReason = "not bugs/<title>.<image> or foods/<category>/<name>.<image>"
 
     /// Classifies the file at `relativePath` (relative to the inbox, `/`-separated).
     public static func classify(_ relativePath: String) -> Entry {

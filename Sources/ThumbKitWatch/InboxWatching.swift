@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 /// A change in the inbox, as a watcher reports it. Paths are relative to the inbox.

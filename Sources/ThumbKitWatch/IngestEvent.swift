@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -63,7 +64,7 @@ public struct IngestEvent: Sendable, Hashable, Codable {
     public var isFailure: Bool { event == .rejected || event == .failed }
 
     /// The text line (without the program name): `ingested inbox/bugs/Moth.jpg as bug 3 (5
-    /// outputs)`, `inbox/bugs/bad.jpg: not a PNG or JPEG file (rejected: moved to …)`.
+    /// outputs)`, `inbox/bugs/bad.jpg: not a PNG, JPEG, WebP, HEIC or AVIF file (rejected: moved to …)`.
     public var text: String {
         let path = self.path ?? ""
         switch event {

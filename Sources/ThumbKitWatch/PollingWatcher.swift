@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 /// The fallback for file systems without inotify events (network and FUSE mounts): a full scan

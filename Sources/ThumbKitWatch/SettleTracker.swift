@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 /// The files waiting to be complete, keyed by the bytes of their path (``FilePathKey``): a bounded set, so memory does not grow with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A seam in an ingest (``InboxIngestor``): the ingestor tells it each time a file reaches one
 /// of the points where a crash leaves the most to recover, so that tests can stop the watcher
 /// there and check that a restart ends as an uninterrupted run would.

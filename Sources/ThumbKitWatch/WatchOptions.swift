@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 /// How a watch session runs (the ingest itself is set up in ``InboxIngestor``).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 
 @testable import ThumbKitCLI
@@ -177,8 +178,8 @@ struct CLITests {
         #expect(run.status == 0)
         #expect(
             run.stdout == """
-                OVERVIEW: Thumbnails, detail images, rating strips and app icons from PNG and
-                JPEG files.
+                OVERVIEW: Thumbnails, detail images, rating strips and app icons from PNG, JPEG,
+                WebP, HEIC and AVIF files.
 
                 USAGE: thumbkit <subcommand>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import ThumbKit
@@ -116,7 +117,7 @@ struct InboxIngestorTests {
     @Test(
         arguments: CatalogBackend.all,
         [
-            ("bugs/Text.jpg", Array("hello, not an image".utf8), "not a PNG or JPEG"),
+            ("bugs/Text.jpg", Array("hello, not an image".utf8), "not a PNG, JPEG, WebP, HEIC or AVIF file"),
             ("bugs/Empty.png", [], "empty file"),
             ("bugs/Cut.jpg", Array(GeneratedImages.jpeg(seed: 7).prefix(300)), nil),
             ("bugs/Signature.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], nil),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CThumbKit: thin C shims over libpng and libjpeg-turbo.
 //
 // Why these shims exist: both libraries report fatal errors by longjmp-ing out of a callback,

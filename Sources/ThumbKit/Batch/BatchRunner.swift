@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Synchronization
 
@@ -5,30 +6,30 @@ import Synchronization
 /// file read, decoded once, resized for every scale, encoded and written atomically. A failure
 /// is recorded for its file and the batch goes on (or, with `stopOnError`, no new file starts).
 /// Each file has `request.decode.limits.maxSeconds` from the start of its read to its last write.
-public struct BatchRunner: Sendable {
-    public var request: ThumbnailRequest
-    public var encoding: EncodeOptions
-    public var template: OutputTemplate
+package struct BatchRunner: Sendable {
+    package var request: ThumbnailRequest
+    package var encoding: EncodeOptions
+    package var template: OutputTemplate
     /// Parallel workers (≥ 1).
-    public var jobs: Int
+    package var jobs: Int
     /// Start no new file after the first failure; files already being processed finish (or
     /// fail) cleanly, and files never started are left out of the report.
-    public var stopOnError: Bool
+    package var stopOnError: Bool
     /// Flush each output to disk before renaming it into place (`FileIO.writeAtomically`).
     /// Off by default: outputs are still replaced atomically, and a thumbnail lost to a power
     /// cut is rebuilt from its source, whereas the flushes cost about a sixth of a batch's time.
-    public var durable: Bool
+    package var durable: Bool
     /// Inputs already read, by path: the standard input (`-`) is read once by the caller and
     /// handed in here. Any other path is read from disk.
-    public var preloaded: [String: [UInt8]] = [:]
+    package var preloaded: [String: [UInt8]] = [:]
     /// When set, every output's bytes go here instead of to a file (`-o -`: the standard output),
     /// and the report names the output `-`.
-    public var outputSink: (@Sendable ([UInt8]) throws(EncodeError) -> Void)?
+    package var outputSink: (@Sendable ([UInt8]) throws(EncodeError) -> Void)?
     /// How much of each output write reaches the disk: ``NoWriteFaults`` (all of it) unless a
     /// test, or the CLI's hidden `thumb --_disk-full-after`, simulates a full disk.
     package var writeFaults: any FileWriteFaults = NoWriteFaults()
 
-    public init(
+    package init(
         request: ThumbnailRequest, encoding: EncodeOptions, template: OutputTemplate, jobs: Int,
         stopOnError: Bool = false, durable: Bool = false
     ) {
@@ -47,7 +48,7 @@ public struct BatchRunner: Sendable {
     /// worker threads). Temporary files that killed writers left in the output folders are
     /// removed first (`FileIO.removeStaleTemporaries`). `subfolders` (one per file, as
     /// `InputCollector.Result.subfolders`) fill the template's `%d`.
-    public func run(
+    package func run(
         _ files: [String], subfolders: [String]? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil,
         onItem: (@Sendable (BatchItem) -> Void)? = nil
     ) -> BatchReport {

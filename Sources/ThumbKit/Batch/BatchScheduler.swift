@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CThumbKit
 import Foundation
 
@@ -48,7 +49,7 @@ package final class BatchScheduler: Sendable {
                 return state.queue[state.next - 1]
             }
             if state.deferred.isEmpty { return nil }
-            slot.condition.wait()
+            slot.waitLocked()
         }
     }
 
@@ -63,7 +64,7 @@ package final class BatchScheduler: Sendable {
                 state.deferred.append(index)
                 return false
             }
-            slot.condition.wait()
+            slot.waitLocked()
         }
         slot.inFlight = true
         return true
@@ -90,14 +91,25 @@ package final class HeavyDecodeSlot: Sendable {
     let condition = NSCondition()
     // Guarded by `condition`: every read and write happens between its lock and unlock.
     nonisolated(unsafe) var inFlight = false
+    /// Called, holding the lock, each time a caller is about to wait for the slot: a test's
+    /// handshake, so it can tell "waiting" from "not started yet" without sleeping.
+    private let onWait: (@Sendable () -> Void)?
 
-    package init() {}
+    package init(onWait: (@Sendable () -> Void)? = nil) {
+        self.onWait = onWait
+    }
+
+    /// Waits on `condition`, which the caller holds, for the slot or the batch to change.
+    func waitLocked() {
+        onWait?()
+        condition.wait()
+    }
 
     /// Runs `body` holding the slot when `heavy`, waiting for it first; at once otherwise.
     package func run<T, E: Error>(heavy: Bool, _ body: () throws(E) -> T) throws(E) -> T {
         guard heavy else { return try body() }
         condition.lock()
-        while inFlight { condition.wait() }
+        while inFlight { waitLocked() }
         inFlight = true
         condition.unlock()
         defer { release() }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// FNV-1a, 64 bits (offset basis 0xcbf29ce484222325, prime 0x100000001b3): a small, stable,
 /// non-cryptographic hash, the same on every host and in every run. It keys caches, shards,
 /// advisory locks and host tags; nothing trusts it for integrity.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ extension FileIO {
     ///
     /// - Returns: the paths removed (empty when the folder does not exist).
     @discardableResult
-    public static func removeStaleTemporaries(in folder: String) -> [String] {
+    package static func removeStaleTemporaries(in folder: String) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         var removed: [String] = []
         for name in names {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 #if canImport(Glibc)
@@ -7,11 +8,11 @@ import Foundation
 /// Reading sources and writing outputs safely: sources are only ever opened read-only, and an
 /// output appears under its name only once it is complete (written to a temporary name in the
 /// same folder, flushed, then renamed into place).
-public enum FileIO {
+package enum FileIO {
     /// Reads a whole file, refusing it before reading when it is larger than `maxBytes`.
     /// Only regular files are read: a folder, FIFO, socket or device is refused before any read
     /// (opening is non-blocking, so a FIFO with no writer cannot stall the batch).
-    public static func read(_ path: String, maxBytes: Int = ImageLimits.defaultMaxFileBytes) throws(DecodeError)
+    package static func read(_ path: String, maxBytes: Int = ImageLimits.defaultMaxFileBytes) throws(DecodeError)
         -> [UInt8]
     {
         try read(path, maxBytes: maxBytes, prefix: nil)
@@ -65,7 +66,7 @@ public enum FileIO {
     /// blocking disk flush per file (about 2 ms each on this machine's ext4, and it slows the
     /// rename that follows), which is worth it for records, not for thumbnails that can be
     /// rebuilt from their sources.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(EncodeError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool = true) throws(EncodeError) {
         try writeAtomically(bytes, to: path, durable: durable, faults: NoWriteFaults())
     }
 
@@ -115,7 +116,7 @@ public enum FileIO {
     }
 
     /// True when both paths name the same existing file (same device and inode).
-    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+    package static func isSameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat()
         var sb = stat()
         guard PathBytes.withCString(a, { stat($0, &sa) }) == 0, PathBytes.withCString(b, { stat($0, &sb) }) == 0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A seam in the write path (`FileIO.writeAtomically`): how many bytes of a write may reach
 /// the disk now, so that tests and `scripts/fault-test` can show what happens when a disk fills
 /// up without needing a full disk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 #if canImport(Glibc)
@@ -13,29 +14,29 @@ import Foundation
 /// once (by device and inode), so symbolic-link loops end, and the `excludedFolders` (the run's
 /// own output folders) are left out with a notice. An argument that yields nothing (missing
 /// path, a folder with no images) is a failure for that argument.
-public struct InputCollector: Sendable {
+package struct InputCollector: Sendable {
     /// Extensions treated as images when walking folders.
-    public static var imageExtensions: Set<String> { Set(ImageFormat.fileExtensions.keys) }
+    package static var imageExtensions: Set<String> { Set(ImageFormat.fileExtensions.keys) }
 
     /// Walk sub-folders too.
-    public var recursive: Bool
+    package var recursive: Bool
     /// Folders never walked into (compared by device and inode), such as the output folders
     /// of the run, so a second run does not take its own earlier outputs as inputs.
-    public var excludedFolders: [String]
-    public init(recursive: Bool = false, excludedFolders: [String] = []) {
+    package var excludedFolders: [String]
+    package init(recursive: Bool = false, excludedFolders: [String] = []) {
         self.recursive = recursive
         self.excludedFolders = excludedFolders
     }
 
     /// The outcome: files in argument order (each folder's files sorted by name), notices about
     /// skipped files, and failures for arguments that yielded nothing.
-    public struct Result: Sendable {
-        public var files: [String] = []
+    package struct Result: Sendable {
+        package var files: [String] = []
         /// For each of `files`, its folder relative to the folder argument it was found in
         /// (`a/b`), or empty for a file at the top of a folder argument or named explicitly.
-        public var subfolders: [String] = []
-        public var notices: [String] = []
-        public var failures: [DecodeError] = []
+        package var subfolders: [String] = []
+        package var notices: [String] = []
+        package var failures: [DecodeError] = []
     }
 
     /// A folder's identity on disk.
@@ -55,7 +56,7 @@ public struct InputCollector: Sendable {
         return ok ? st : nil
     }
 
-    public func collect(_ arguments: [String]) -> Result {
+    package func collect(_ arguments: [String]) -> Result {
         var result = Result()
         let excluded = Set(excludedFolders.compactMap(Self.status).map(FileID.init))
         for argument in arguments {
@@ -77,7 +78,8 @@ public struct InputCollector: Sendable {
             let subfolderCount = walk(argument, relative: "", visited: &visited, excluded: excluded, into: &result)
             if result.files.count == before {
                 let hint = !recursive && subfolderCount > 0 ? " (it has sub-folders: walk them with -r)" : ""
-                result.failures.append(.notAnImage(path: argument, reason: "folder has no PNG or JPEG files" + hint))
+                let reason = "folder has no \(ImageFormat.readableNames()) files" + hint
+                result.failures.append(.notAnImage(path: argument, reason: reason))
             }
         }
         return result
@@ -130,7 +132,7 @@ public struct InputCollector: Sendable {
 
     /// The entries of a folder (without `.` and `..`), sorted by their bytes; nil when it
     /// cannot be listed (`errno` says why). Uses `readdir`, which gives names as bytes.
-    public static func names(in dir: String) -> [String]? {
+    package static func names(in dir: String) -> [String]? {
         guard let handle = PathBytes.withCString(dir, { opendir($0) }) else { return nil }
         defer { closedir(handle) }
         var entries: [[UInt8]] = []

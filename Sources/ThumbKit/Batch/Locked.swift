@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A value guarded by a lock, with `Synchronization.Mutex`'s `withLock` shape, over `NSLock`.
@@ -10,17 +11,17 @@ import Foundation
 ///
 /// `@unchecked Sendable`: `value` is only read or written inside `withLock`, between
 /// `lock.lock()` and `lock.unlock()`, and never escapes it by reference.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
     /// A lock guarding `value`.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with the value, holding the lock; not reentrant.
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
         lock.lock()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Checks of the sizes a request would make, done before any pixel memory is allocated: a box

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Output file names from a template, as vipsthumbnail's `-o`: `%s` is the input's base name
@@ -5,15 +6,15 @@ import Foundation
 /// (empty at the top, so `mirror/%d/%s.jpg` mirrors a tree), and the template's extension picks
 /// the format. With several scale factors, `@2x` / `@3x` goes before the extension (`icon.png`,
 /// `icon@2x.png`).
-public struct OutputTemplate: Sendable, Hashable {
+package struct OutputTemplate: Sendable, Hashable {
     /// The pattern, e.g. `thumbs/%s_88.jpg`.
-    public let pattern: String
+    package let pattern: String
     /// The format the outputs are written in.
-    public let format: ImageFormat
+    package let format: ImageFormat
 
     /// - Parameter format: overrides the extension's format; when the pattern has no image
     ///   extension, that format's extension is appended.
-    public init(_ pattern: String, format: ImageFormat? = nil) {
+    package init(_ pattern: String, format: ImageFormat? = nil) {
         let ext = Self.splitExtension(pattern).ext
         if let format {
             self.format = format
@@ -28,13 +29,13 @@ public struct OutputTemplate: Sendable, Hashable {
     }
 
     /// Why a template cannot be used as given.
-    public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// The extension names no format ThumbKit writes (`gif`).
         case unsupportedExtension(String)
         /// The extension names another format than the one asked for (`%s.png` with JPEG).
         case contradictsFormat(extension: String, format: ImageFormat)
 
-        public var description: String {
+        package var description: String {
             let known = ImageFormat.fileExtensions.filter(\.value.isWritable).keys.sorted().joined(separator: ", ")
             switch self {
             case .unsupportedExtension(let ext):
@@ -47,7 +48,7 @@ public struct OutputTemplate: Sendable, Hashable {
 
     /// A template checked strictly: an extension must name a format ThumbKit writes and agree
     /// with `format`; with no extension, `format`'s (or JPEG's) extension is appended.
-    public init(validating pattern: String, format: ImageFormat?) throws(Problem) {
+    package init(validating pattern: String, format: ImageFormat?) throws(Problem) {
         let ext = Self.splitExtension(pattern).ext
         if !ext.isEmpty {
             guard let fromExt = ImageFormat(fileExtension: ext), fromExt.isWritable else {
@@ -59,11 +60,11 @@ public struct OutputTemplate: Sendable, Hashable {
     }
 
     /// True when the pattern has `%s`, so different inputs get different names.
-    public var hasNamePlaceholder: Bool { pattern.contains("%s") }
+    package var hasNamePlaceholder: Bool { pattern.contains("%s") }
 
     /// The folder every output lands in or below: the pattern's folder up to the first
     /// placeholder (`thumbs` for `thumbs/%d/%s.jpg`, `.` for `%s.jpg`).
-    public var outputRoot: String {
+    package var outputRoot: String {
         let head = pattern.range(of: "%").map { String(pattern[..<$0.lowerBound]) } ?? pattern
         guard let slash = head.lastIndex(of: "/") else { return "." }
         let folder = String(head[..<slash])
@@ -71,7 +72,7 @@ public struct OutputTemplate: Sendable, Hashable {
     }
 
     /// The output path for `input` at `scale` (1 has no suffix); `subfolder` fills `%d`.
-    public func path(for input: String, subfolder: String = "", scale: Int = 1) -> String {
+    package func path(for input: String, subfolder: String = "", scale: Int = 1) -> String {
         let fileName = input.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? input
         let base = Self.splitExtension(fileName).stem
         // One pass, so a `%d` inside a file name is not expanded again.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -9,7 +10,7 @@
 ///
 /// The mapping is one-to-one: a valid name that itself contains one of those 128 scalars has
 /// its bytes escaped as well, so every escape scalar stands for exactly one byte.
-public enum PathBytes {
+package enum PathBytes {
     /// The first of the 128 scalars that stand for the raw bytes 0x80…0xFF.
     static let escapeBase: UInt32 = 0x10_FF00
 
@@ -19,7 +20,7 @@ public enum PathBytes {
     }
 
     /// The string that stands for the path `bytes` (no NUL).
-    public static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    package static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let array = Array(bytes)
         var scalars = String.UnicodeScalarView()
         var i = 0
@@ -39,7 +40,7 @@ public enum PathBytes {
     }
 
     /// The bytes of the path `path` stands for.
-    public static func bytes(_ path: String) -> [UInt8] {
+    package static func bytes(_ path: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
@@ -53,7 +54,7 @@ public enum PathBytes {
     }
 
     /// Calls `body` with the path's bytes as a NUL-terminated C string, for system calls.
-    public static func withCString<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    package static func withCString<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         var raw = bytes(path).map { CChar(bitPattern: $0) }
         raw.append(0)
         return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
@@ -61,7 +62,7 @@ public enum PathBytes {
 
     /// `path` for people: each raw byte as `\xE9` (the CLI's `Terminal.oneLine` also shows
     /// control characters as `?` on stderr; JSON escapes them itself).
-    public static func display(_ text: String) -> String {
+    package static func display(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             if isEscape(scalar) {
@@ -75,20 +76,20 @@ public enum PathBytes {
     }
 
     /// True when the path has bytes that are not valid UTF-8.
-    public static func hasRawBytes(_ path: String) -> Bool {
+    package static func hasRawBytes(_ path: String) -> Bool {
         path.unicodeScalars.contains(where: isEscape)
     }
 
     /// The working directory of this process, as ``string(_:)`` of its bytes (`getcwd`), so a
     /// folder name that is not UTF-8 survives; `.` when it cannot be read.
-    public static func currentDirectory() -> String {
+    package static func currentDirectory() -> String {
         guard let raw = getcwd(nil, 0) else { return "." }
         defer { free(raw) }
         return string(UnsafeBufferPointer(start: raw, count: strlen(raw)).map { UInt8(bitPattern: $0) })
     }
 
     /// The command-line arguments of this process, as ``string(_:)`` of their bytes.
-    public static func processArguments() -> [String] {
+    package static func processArguments() -> [String] {
         (0..<Int(CommandLine.argc)).map { index in
             guard let pointer = CommandLine.unsafeArgv[index] else { return "" }
             return string(UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) })

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A disk that fills up after a number of bytes: the writes given this instance use up its
 /// budget, and once it is spent a write fails part-way exactly as a full disk fails it (the
 /// bytes that fit are written, then `ENOSPC`).

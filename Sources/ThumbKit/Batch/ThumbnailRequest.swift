@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything that decides a set of thumbnails of one source: the box, the scale factors
 /// (`[1, 2, 3]` makes @1x, @2x and @3x of a point size) and how the source is decoded.
 public struct ThumbnailRequest: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Makes thumbnails from encoded bytes: header, shrink-on-load decode (once), then one resize
 /// per variant, with the EXIF orientation applied to each small result.
 public enum Thumbnailer {

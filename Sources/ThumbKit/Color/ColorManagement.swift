@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Converts decoded pixels from their source profile to sRGB with Little CMS, in place.

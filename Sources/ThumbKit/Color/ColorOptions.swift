@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How Little CMS maps colours that the destination (sRGB) cannot show, or how it adapts white.
 /// The raw values are the ICC rendering intents, as lcms numbers them.
 public enum RenderingIntent: String, Sendable, Hashable, Codable, CaseIterable {

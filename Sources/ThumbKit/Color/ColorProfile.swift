@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An ICC profile as embedded in an image: its bytes, unparsed, and a 64-bit digest that keys
 /// the transform cache. Two profiles are equal when their bytes are (the digest only speeds the
 /// comparison up). Little CMS parses the bytes when a transform is first built.

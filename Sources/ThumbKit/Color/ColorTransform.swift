@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CLCMS2
 
 /// How the decoded pixels a transform reads are laid out (every layout is 4 bytes a pixel, so

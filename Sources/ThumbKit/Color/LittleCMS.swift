@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CLCMS2
 
 /// ThumbKit's one way into Little CMS 2: a private context whose error handler records lcms's

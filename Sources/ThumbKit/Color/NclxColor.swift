@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The colour an HEIF/AVIF nclx `colr` box states with ITU-T H.273 code points (colour

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension SourceColor {
     /// The `ICC_PROFILE\0` signature that starts each APP2 chunk of an embedded profile.
     static let iccMarkerSignature: [UInt8] = Array("ICC_PROFILE".utf8) + [0]

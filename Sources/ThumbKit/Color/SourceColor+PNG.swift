@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 import CThumbKit
 
 extension SourceColor {
     /// A PNG's colour, read the way a colour-managed browser (Chromium's PNG decoder) reads it,
-    /// applied to the pixels libpng's simplified API produces:
+    /// applied to the pixels `png_rows.c` produces (libpng's reader with the transforms its
+    /// simplified API chooses for 8-bit RGBA):
     /// - iCCP: that profile. libpng applies a significant gAMA before we see the pixels, so the
     ///   stored values are first recovered (`preExponent`).
     /// - sRGB: sRGB, nothing to do.

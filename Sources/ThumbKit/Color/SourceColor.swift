@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a decoded image's colours mean, as its container says: an ICC profile, or nothing
 /// (sRGB), plus any problem met while reading it.
 struct SourceColor: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Naive CMYK → RGB for JPEGs that libjpeg hands back as CMYK (CMYK and YCCK files): the
 /// built-in fallback of colour management for files without a usable CMYK profile
 /// (`ColorManagement`), and the conversion Chrome and Firefox use for untagged CMYK.

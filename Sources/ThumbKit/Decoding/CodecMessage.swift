@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CThumbKit
 
 /// Bridges the shims' `char err[TK_ERR_LEN]` buffers to Swift strings, and turns a library

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a file could not be decoded. Every case carries the file's path and a reason; for a
 /// failure inside libpng or libjpeg the reason is the library's own message.
 public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -5,7 +6,7 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The file has no bytes.
     case empty(path: String)
-    /// The bytes are not a PNG or JPEG.
+    /// The bytes are not in any format ThumbKit reads (PNG, JPEG, WebP, HEIC, AVIF).
     case notAnImage(path: String, reason: String)
     /// A valid file the decoder cannot handle (12-bit or lossless JPEG, for example).
     case unsupported(path: String, reason: String)

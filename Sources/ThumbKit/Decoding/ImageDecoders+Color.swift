@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ImageDecoders {
     /// Applies colour management to freshly decoded pixels: reads the file's profile (JPEG
     /// APP2 or PNG iCCP / sRGB / gAMA / cHRM), converts to sRGB as `options.color` says, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CThumbKit
 
 extension ImageDecoders {
@@ -133,10 +134,27 @@ extension ImageDecoders {
         static func failure(_ reason: String, path: String) -> DecodeError {
             let lower = reason.lowercased()
             if lower.contains("security limit") || lower.contains("exceeds the maximum image size") {
+                // libheif calls an image over its size limit a "Memory allocation error: Security
+                // limit exceeded: Image size 70000x1000 exceeds the maximum image size
+                // 65500x65500": say it as the dimension limit of every other format is said.
+                if let size = sizeOverLimit(reason) {
+                    return .overLimit(
+                        path: path, reason: ImageLimits.dimensionReason(width: size.0, height: size.1, limit: size.2))
+                }
                 return .overLimit(path: path, reason: reason)
             }
             if lower.hasPrefix("unsupported") { return .unsupported(path: path, reason: reason) }
             return .corrupt(path: path, reason: reason)
+        }
+
+        /// The width, height and limit of libheif's "Image size WxH exceeds the maximum image
+        /// size LxL", or nil for any other message.
+        static func sizeOverLimit(_ message: String) -> (Int, Int, Int)? {
+            let lower = message.lowercased()
+            guard let start = lower.firstRange(of: "image size "), lower.contains("exceeds the maximum image size")
+            else { return nil }
+            let numbers = lower[start.upperBound...].split { !$0.isNumber }.prefix(3).compactMap { Int($0) }
+            return numbers.count == 3 ? (numbers[0], numbers[1], numbers[2]) : nil
         }
     }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Namespace for the decoders. `ImageDecoders.decode` picks one by the file's signature.
@@ -93,7 +94,7 @@ public enum ImageDecoders {
     static func format(of data: [UInt8], path: String) throws(DecodeError) -> ImageFormat {
         if data.isEmpty { throw .empty(path: path) }
         guard let format = ImageFormat.sniff(data) else {
-            throw .notAnImage(path: path, reason: "not a PNG or JPEG file")
+            throw .notAnImage(path: path, reason: "not a \(ImageFormat.readableNames()) file")
         }
         return format
     }

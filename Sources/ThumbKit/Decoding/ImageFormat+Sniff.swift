@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ImageFormat {
     /// ISO-BMFF brands (ISO/IEC 23008-12, the AVIF spec) that make a file HEIC: HEVC stills and
     /// sequences, and the generic HEIF brands `mif1` / `msf1` that libheif decodes too.

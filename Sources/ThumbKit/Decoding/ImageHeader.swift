@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The container formats ThumbKit reads and writes.
 public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case png

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Resource limits checked against a file before any pixel memory is allocated, and the time
 /// one image may take. Defaults follow sharp: 268,402,689 pixels (0x3FFF × 0x3FFF), 65,500
 /// pixels a side, 256 MiB of input, and 60 s per image.
@@ -60,12 +61,17 @@ public struct ImageLimits: Sendable, Hashable, Codable {
     /// A deadline `maxSeconds` from now (`Deadline.never` when there is no time limit).
     public func deadline() -> Deadline { Deadline(seconds: maxSeconds) }
 
+    /// Why an image of `width`×`height` is refused by a dimension limit of `limit` pixels a
+    /// side, in the words every format's refusal uses.
+    static func dimensionReason(width: Int, height: Int, limit: Int) -> String {
+        "\(width)x\(height) exceeds the dimension limit of \(limit) pixels a side"
+    }
+
     /// Throws `.overLimit` when a `width` × `height` image may not be decoded.
     public func check(width: Int, height: Int, path: String) throws(DecodeError) {
         if width > maxDimension || height > maxDimension {
             throw .overLimit(
-                path: path,
-                reason: "\(width)x\(height) exceeds the dimension limit of \(maxDimension) pixels a side")
+                path: path, reason: Self.dimensionReason(width: width, height: height, limit: maxDimension))
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         if overflow || pixels > maxPixels {

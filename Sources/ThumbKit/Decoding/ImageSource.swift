@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Encoded image bytes together with what their header says, read once and passed down.
 ///
 /// The thumbnail path reads a file's header once: the batch's memory estimate, the

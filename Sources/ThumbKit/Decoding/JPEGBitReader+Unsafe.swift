@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bit reader of the progressive DC decoder. Pointer code, fenced: it reads only inside the
 // buffer it is given (every load is checked against `end`, which the initialiser checks against
 // the buffer), and it lives only inside the `withUnsafeBufferPointer` call that made it.

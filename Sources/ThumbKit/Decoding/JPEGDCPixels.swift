@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// libjpeg's output at DCT scale 1/8, computed straight from DC coefficients when that output
 /// is one pixel per block of every component: gray files, and YCbCr files whose components all
 /// share one sampling factor (4:4:4). No upsampling is involved then, so the pixel is libjpeg's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JPEG Huffman table (ITU T.81 annex C) ready for decoding: a 9-bit lookahead table for
 /// short codes and per-length code bounds (annex F.2.2.3) for the rest.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The marker structure of a progressive JPEG, parsed once per `ImageSource` and shared by every
 /// consumer: the coefficient-memory estimate and check, and the progressive fast paths.
 ///

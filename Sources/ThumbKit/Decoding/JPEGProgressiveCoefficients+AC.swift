@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The AC scan loops. Pointer code, fenced: the entry preconditions check that the component's
 // last block (its kept values and its nonzero flags) lies inside the buffers; kept slots are
 // below the block size by construction (ACState); the bit reader checks its own reads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The DC scan loops. Pointer code, fenced: the entry precondition checks that the largest
 // block start the scan geometry can produce lies inside `coefficients` (so the wrapping
 // index arithmetic below cannot leave it) and that every table offset lies inside the packed

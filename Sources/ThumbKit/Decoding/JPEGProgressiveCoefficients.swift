@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The quantised coefficients of a progressive JPEG that a scaled IDCT reads, and no others:
 /// decoded from the file's scans with libjpeg's arithmetic, 2 bytes per kept coefficient (plus
 /// 8 bytes a block of "nonzero" flags when AC coefficients are kept), where libjpeg keeps all

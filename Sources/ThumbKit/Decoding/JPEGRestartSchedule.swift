@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a scan's restart markers fall: after every `interval` MCUs (0: none), numbered 0…7 in
 /// turn. The scan loops ask it before each MCU.
 struct JPEGRestartSchedule {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The marker structure of a whole JPEG file: its frame header, every other segment and every

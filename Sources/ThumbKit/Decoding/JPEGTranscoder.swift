@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writes kept coefficients (`JPEGProgressiveCoefficients`) as a sequential JPEG: the original's
 /// frame (size, components, sampling, the latched quantisation tables, its JFIF and Adobe
 /// markers, so libjpeg picks the same colour space) and one interleaved scan in which every

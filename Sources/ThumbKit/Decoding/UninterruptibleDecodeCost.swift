@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a decode that cannot be interrupted costs at the least, so that it is refused before it
 /// starts when the deadline or the memory budget cannot cover it (issue 27, item 8).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Test seam: counts the header parses made in the current task while a test has set
 /// `counter`: every walk over a JPEG's markers (`JPEGMarkers`'s frame header read, each
 /// `JPEGScanLayout`) and every WebP or HEIF header read. A test proves with it that a file is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Turns RGBA buffers into the 3-channel rows the PNG encoder wants for opaque images.
 enum AlphaFlattening {
     /// Packed RGB with the alpha bytes dropped (for images known to be opaque).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How an output image is encoded.
 public struct EncodeOptions: Sendable, Hashable, Codable {
     /// JPEG chroma subsampling.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a PNG's image data is filtered and compressed. Either way the file decodes to the same
 /// pixels; only its size and the time to write it differ.
 public enum PNGCompression: Sendable, Hashable {

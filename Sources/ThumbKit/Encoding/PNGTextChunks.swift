@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CThumbKit
 
 /// Uncompressed PNG text chunks (`tEXt`): keyword and value pairs, in file order.
@@ -5,44 +6,44 @@ import CThumbKit
 /// Keywords are 1 to 79 Latin-1 bytes; values are bytes (the freedesktop.org thumbnail keys
 /// hold ASCII). The freedesktop.org thumbnail cache stores a thumbnail's source URI and mtime
 /// in them, and readers look them up without decoding pixels.
-public struct PNGTextChunks: Sendable, Hashable {
+package struct PNGTextChunks: Sendable, Hashable {
     /// One chunk.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// The keyword, such as `Thumb::URI`.
-        public var key: String
+        package var key: String
         /// The value's bytes.
-        public var value: [UInt8]
+        package var value: [UInt8]
 
         /// A chunk with a UTF-8 (in practice ASCII) value.
-        public init(_ key: String, _ value: String) {
+        package init(_ key: String, _ value: String) {
             self.key = key
             self.value = Array(value.utf8)
         }
 
         /// A chunk with raw value bytes.
-        public init(key: String, value: [UInt8]) {
+        package init(key: String, value: [UInt8]) {
             self.key = key
             self.value = value
         }
     }
 
     /// The chunks, in file order.
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Chunks from `entries`.
-    public init(_ entries: [Entry] = []) {
+    package init(_ entries: [Entry] = []) {
         self.entries = entries
     }
 
     /// The first value stored under `key`, as text (nil when absent).
-    public subscript(key: String) -> String? {
+    package subscript(key: String) -> String? {
         entries.first { $0.key == key }.map { String(decoding: $0.value, as: UTF8.self) }
     }
 
     /// The `tEXt` chunks that come before the image data of the PNG `data`, read without
     /// decoding any pixel (zTXt and iTXt are not read). Fails with `.notAnImage` for bytes that
     /// are not a PNG and `.corrupt` for a PNG whose chunks before the image data are damaged.
-    public static func read(_ data: [UInt8], path: String) throws(DecodeError) -> PNGTextChunks {
+    package static func read(_ data: [UInt8], path: String) throws(DecodeError) -> PNGTextChunks {
         var entries: UnsafeMutablePointer<tk_png_text>? = nil
         var count = 0
         var err = CodecMessage.buffer()
@@ -72,7 +73,7 @@ extension ImageEncoders {
     /// non-interlaced PNG tagged sRGB, carrying `text` as `tEXt` chunks before the image data.
     /// A keyword libpng refuses (empty, longer than 79 bytes, or not Latin-1) fails the encode.
     /// `compression` is the filter and zlib setting (`PNGCompression.fast` for a cache file).
-    public static func encodePNGRGBA(
+    package static func encodePNGRGBA(
         _ image: PixelBuffer, text: PNGTextChunks, compression: PNGCompression = .default, path: String = ""
     ) throws(EncodeError) -> [UInt8] {
         // libpng would silently shorten a long keyword; refuse it instead (PNG: 1 to 79 bytes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A rectangle in source pixel coordinates, with fractional edges.
 public struct SourceRect: Sendable, Hashable {
     public var x: Double

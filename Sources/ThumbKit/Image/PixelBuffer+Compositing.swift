@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension PixelBuffer {
     /// This image drawn with Porter-Duff "over" onto a `canvasWidth` × `canvasHeight` canvas of
     /// `background`, its top-left at (`x`, `y`); parts outside the canvas are clipped.

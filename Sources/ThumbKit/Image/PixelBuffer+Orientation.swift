@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension PixelBuffer {
     /// The image as it should be displayed for an EXIF `orientation` (a pure pixel permutation).
     public func applying(_ orientation: ExifOrientation) -> PixelBuffer {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An 8-bit RGBA image in memory: the one pixel type every ThumbKit stage reads and writes.
 ///
 /// Rows are stored top-down, each `width * 4` bytes (no padding), channels in R, G, B, A order.

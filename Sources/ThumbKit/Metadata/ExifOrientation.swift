@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The EXIF orientation tag (0x0112): how the stored pixels must be turned to display upright.
 public enum ExifOrientation: Int, Sendable, Hashable, Codable, CaseIterable {
     /// 1: as stored.

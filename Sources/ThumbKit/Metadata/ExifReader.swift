@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Finds the EXIF orientation (tag 0x0112 in IFD0) in JPEG, PNG or bare TIFF/EXIF bytes.
 ///
 /// Pure Swift and bounds-checked throughout: every offset and count read from the file is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Walks the marker segments of a JPEG header (everything before the first scan), without
 /// decoding anything. Bounds-checked: a segment whose length runs past the data, or lost marker
 /// sync, ends the walk; it never reads outside `bytes`.

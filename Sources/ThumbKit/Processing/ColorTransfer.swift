@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Lookup tables between 8-bit samples and the Float working values the resampler uses.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension ImageProcessors {
     /// Resizes an image to a box with a mode (fill, fit, pad, stretch) and a kernel.
     public struct Resize: Sendable, Hashable {

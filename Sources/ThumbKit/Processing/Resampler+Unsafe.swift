@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // The resampler's hot loops. This is the only processing file that touches raw pointers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Separable, premultiplied-alpha resampling of a region of a `PixelBuffer`.

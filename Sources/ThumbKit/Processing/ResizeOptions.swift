@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a source maps onto a target box.
 public enum ResizeMode: String, Sendable, Hashable, Codable, CaseIterable {
     /// Scale to cover the box, then crop the overflow around the centre: always exactly the box.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -13,9 +14,9 @@ import ThumbKitQuality
 /// - `{files}`: every input path of this process (as separate words); `{names}`: their file
 ///   names (with ``inSetFolder``); `{file}` and `{scale}`: the one input of a per-file process
 ///   and its DCT scale numerator.
-public struct BenchCommandTemplate: Sendable, Hashable {
+package struct BenchCommandTemplate: Sendable, Hashable {
     /// How the inputs are spread over processes.
-    public enum Distribution: Sendable, Hashable {
+    package enum Distribution: Sendable, Hashable {
         /// One process gets every file (the tool threads or forks itself).
         case single
         /// The file list is cut into `{jobs}` contiguous parts, one process each, all at once
@@ -26,13 +27,13 @@ public struct BenchCommandTemplate: Sendable, Hashable {
     }
 
     /// The words, with placeholders.
-    public let arguments: [String]
+    package let arguments: [String]
     /// How the inputs are spread.
-    public let distribution: Distribution
+    package let distribution: Distribution
     /// Run inside the set's folder and pass bare file names (`{names}`).
-    public let inSetFolder: Bool
+    package let inSetFolder: Bool
 
-    public init(_ arguments: [String], distribution: Distribution = .single, inSetFolder: Bool = false) {
+    package init(_ arguments: [String], distribution: Distribution = .single, inSetFolder: Bool = false) {
         precondition(!arguments.isEmpty, "A template needs a program.")
         self.arguments = arguments
         self.distribution = distribution
@@ -42,7 +43,7 @@ public struct BenchCommandTemplate: Sendable, Hashable {
     /// The processes of one run over `files` (all from one set folder), writing into `output`.
     ///
     /// - Parameter scale: the DCT scale numerator of each file, for `{scale}`.
-    public func expand(
+    package func expand(
         files: [BenchCorpus.File], output: String, parallel: Int, programs: BenchPrograms,
         scale: (BenchCorpus.File) -> Int = { _ in 8 }
     ) -> BenchWorkload {
@@ -65,7 +66,7 @@ public struct BenchCommandTemplate: Sendable, Hashable {
 
     /// The one process of a template that takes no input files (the catalog build), writing
     /// into `output`.
-    public func expand(output: String, parallel: Int, programs: BenchPrograms) -> BenchWorkload {
+    package func expand(output: String, parallel: Int, programs: BenchPrograms) -> BenchWorkload {
         precondition(distribution == .single && !inSetFolder, "A template without files runs as one process.")
         precondition(
             !arguments.contains {

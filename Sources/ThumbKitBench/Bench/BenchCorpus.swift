@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -6,24 +7,24 @@ import ThumbKitQuality
 /// A benchmark corpus on disk: `DIR/jpeg/*.jpg` and `DIR/png/*.png` (what `scripts/bench-corpus`
 /// writes; any folder with that layout works). The headers are read, for sizes, and every file
 /// is hashed, for the corpus identity the history compares runs by.
-public struct BenchCorpus: Sendable, Hashable {
+package struct BenchCorpus: Sendable, Hashable {
     /// One input picture.
-    public struct File: Sendable, Hashable {
+    package struct File: Sendable, Hashable {
         /// Absolute path.
-        public let path: String
+        package let path: String
         /// The file name without its extension (the `%s` of every tool's output name).
-        public let stem: String
+        package let stem: String
         /// The header: stored size and orientation.
-        public let header: ImageHeader
+        package let header: ImageHeader
         /// The file's length in bytes (0 when not read from disk).
-        public let byteCount: Int
+        package let byteCount: Int
         /// The SHA-256 of the file's bytes, lower-case hex (empty when not read from disk).
-        public let contentHash: String
+        package let contentHash: String
 
         /// Stored megapixels (width × height / 10⁶).
-        public var megapixels: Double { Double(header.width * header.height) / 1e6 }
+        package var megapixels: Double { Double(header.width * header.height) / 1e6 }
 
-        public init(path: String, header: ImageHeader, byteCount: Int = 0, contentHash: String = "") {
+        package init(path: String, header: ImageHeader, byteCount: Int = 0, contentHash: String = "") {
             self.path = path
             self.stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             self.header = header
@@ -35,14 +36,14 @@ public struct BenchCorpus: Sendable, Hashable {
     /// One digest naming exactly the pictures of `set`: SHA-256 over one line per file, in name
     /// order, `name<TAB>byte count<TAB>SHA-256 of the bytes`. Two runs are comparable only on
     /// the same digest. Empty when the set has no files.
-    public func identity(of set: BenchImageSet) -> String {
+    package func identity(of set: BenchImageSet) -> String {
         let files = self.files(set)
         guard !files.isEmpty else { return "" }
         return Self.identity(of: files)
     }
 
     /// The digest of ``identity(of:)`` over `files`.
-    public static func identity(of files: [File]) -> String {
+    package static func identity(of files: [File]) -> String {
         let lines = files.sorted { $0.path < $1.path }.map {
             "\(($0.path as NSString).lastPathComponent)\t\($0.byteCount)\t\($0.contentHash)\n"
         }
@@ -50,27 +51,27 @@ public struct BenchCorpus: Sendable, Hashable {
     }
 
     /// The corpus folder (absolute).
-    public let root: String
+    package let root: String
     /// The files of each set that has any, sorted by name.
-    public let sets: [BenchImageSet: [File]]
+    package let sets: [BenchImageSet: [File]]
 
-    public init(root: String, sets: [BenchImageSet: [File]]) {
+    package init(root: String, sets: [BenchImageSet: [File]]) {
         self.root = root
         self.sets = sets
     }
 
     /// The files of `set` (empty when the corpus has none).
-    public func files(_ set: BenchImageSet) -> [File] { sets[set] ?? [] }
+    package func files(_ set: BenchImageSet) -> [File] { sets[set] ?? [] }
 
     /// The folder of `set`.
-    public func folder(_ set: BenchImageSet) -> String { (root as NSString).appendingPathComponent(set.folder) }
+    package func folder(_ set: BenchImageSet) -> String { (root as NSString).appendingPathComponent(set.folder) }
 
     /// Reads the headers of `root/jpeg/*.jpg|*.jpeg` and `root/png/*.png`.
     ///
     /// - Throws: ``BenchError/corpus(path:reason:)`` when the folder is missing, holds neither
     ///   set, or a file cannot be read as the format of its set (a benchmark on a broken corpus
     ///   would measure error paths).
-    public static func load(root: String) throws(BenchError) -> BenchCorpus {
+    package static func load(root: String) throws(BenchError) -> BenchCorpus {
         let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         let base = URL(fileURLWithPath: absolute).standardizedFileURL.path
         var isFolder: ObjCBool = false

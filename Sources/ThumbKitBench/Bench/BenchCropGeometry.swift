@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 import ThumbKitQuality
@@ -6,7 +7,7 @@ import ThumbKitQuality
 /// outputs are scored against: a half-pixel shift of the crop is geometry, not a loss of
 /// quality, so each tool is scored against a reference cut its own way, and the distance
 /// between its crop and ThumbKit's exact one is reported on its own, in output pixels.
-public enum BenchCropGeometry: String, Sendable, Hashable, Codable {
+package enum BenchCropGeometry: String, Sendable, Hashable, Codable {
     /// The exact centre crop with fractional edges (UIKit's `imageByScalingAndCroppingForSize:`
     /// geometry): ThumbKit, and Pillow's `ImageOps.fit` (a float `box`).
     case fractional
@@ -17,7 +18,7 @@ public enum BenchCropGeometry: String, Sendable, Hashable, Codable {
 
     /// The crop of `options` on a `width`×`height` picture. Fit and stretch boxes have no crop,
     /// so both geometries plan them alike.
-    public func plan(sourceWidth width: Int, sourceHeight height: Int, options: ResizeOptions) -> CropGeometry {
+    package func plan(sourceWidth width: Int, sourceHeight height: Int, options: ResizeOptions) -> CropGeometry {
         let exact = CropGeometry.plan(sourceWidth: width, sourceHeight: height, options: options)
         guard self == .wholePixel, options.mode == .fill else { return exact }
         func axis(source: Int, output: Int, exactSpan: Double) -> (origin: Double, span: Double) {
@@ -36,7 +37,7 @@ public enum BenchCropGeometry: String, Sendable, Hashable, Codable {
 
     /// How far the centre of this geometry's crop lies from the exact crop's, in output pixels
     /// (the larger of the two axes; 0 for the exact crop itself).
-    public func centringOffset(sourceWidth width: Int, sourceHeight height: Int, options: ResizeOptions) -> Double {
+    package func centringOffset(sourceWidth width: Int, sourceHeight height: Int, options: ResizeOptions) -> Double {
         let exact = CropGeometry.plan(sourceWidth: width, sourceHeight: height, options: options).sourceRect
         let own = plan(sourceWidth: width, sourceHeight: height, options: options)
         let rect = own.sourceRect
@@ -49,7 +50,7 @@ public enum BenchCropGeometry: String, Sendable, Hashable, Codable {
 
 extension BenchTool {
     /// How the tool crops a fill box (what its outputs are scored against).
-    public var cropGeometry: BenchCropGeometry {
+    package var cropGeometry: BenchCropGeometry {
         switch self {
         case .thumbkit, .pillow, .decodeFloor, .djpegFloor: return .fractional
         case .vipsthumbnail, .imagemagick, .imagemagickHint, .graphicsmagick: return .wholePixel
@@ -59,5 +60,5 @@ extension BenchTool {
 
 extension BenchPeer {
     /// How this peer crops a fill box: its tool's ``BenchTool/cropGeometry``.
-    public var cropGeometry: BenchCropGeometry { tool.cropGeometry }
+    package var cropGeometry: BenchCropGeometry { tool.cropGeometry }
 }

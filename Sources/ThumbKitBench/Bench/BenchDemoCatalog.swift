@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -21,22 +22,22 @@ import ThumbKitQuality
 /// a bug at its shared strip). Its input megapixels are the stored megapixels of every source
 /// picture, counted once per decode: a build decodes each record's picture once for all its
 /// recipes and scales, the logo once for all the icons, and each rating icon once for all strips.
-public struct BenchDemoCatalog: Sendable, Hashable {
+package struct BenchDemoCatalog: Sendable, Hashable {
     /// The prepared database: the demo's records imported, no outputs.
-    public let database: String
+    package let database: String
     /// Source pictures one full build decodes.
-    public let sources: Int
+    package let sources: Int
     /// Their stored megapixels (width × height / 10⁶), summed.
-    public let megapixels: Double
+    package let megapixels: Double
     /// ``BenchCorpus/identity(of:)`` of the source pictures (empty when not measured).
-    public let identity: String
+    package let identity: String
 
     /// The database's name inside a run folder.
-    public static let databaseName = "catalog.sqlite"
+    package static let databaseName = "catalog.sqlite"
     /// The build's output folder inside a run folder.
-    public static let outputFolderName = "build"
+    package static let outputFolderName = "build"
 
-    public init(database: String, sources: Int, megapixels: Double, identity: String = "") {
+    package init(database: String, sources: Int, megapixels: Double, identity: String = "") {
         self.identity = identity
         self.database = database
         self.sources = sources
@@ -48,7 +49,7 @@ public struct BenchDemoCatalog: Sendable, Hashable {
     ///
     /// - Throws: ``BenchError/demoCatalog(path:reason:)`` when a picture cannot be written, the
     ///   import reports a problem, or the database cannot be made.
-    public static func prepare(in folder: String) throws(BenchError) -> BenchDemoCatalog {
+    package static func prepare(in folder: String) throws(BenchError) -> BenchDemoCatalog {
         let database = (folder as NSString).appendingPathComponent(databaseName)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -99,7 +100,7 @@ public struct BenchDemoCatalog: Sendable, Hashable {
     /// Copies the prepared database into the run folder `runFolder` (untimed, before each run).
     ///
     /// - Throws: ``BenchError/demoCatalog(path:reason:)`` when the copy fails.
-    public func copyDatabase(into runFolder: String) throws(BenchError) {
+    package func copyDatabase(into runFolder: String) throws(BenchError) {
         let target = (runFolder as NSString).appendingPathComponent(Self.databaseName)
         do {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: target + suffix) }
@@ -115,7 +116,7 @@ public struct BenchDemoCatalog: Sendable, Hashable {
 
     /// The problems with one run, read from its log (the build's `--json` summary): a run must
     /// have made outputs, found none up to date and removed none. Empty when it was a full build.
-    public static func verify(log: String) -> [String] {
+    package static func verify(log: String) -> [String] {
         guard let start = log.firstIndex(of: "{"), let end = log.lastIndex(of: "}"),
             let report = try? JSONDecoder().decode(BuildReport.self, from: Data(log[start...end].utf8))
         else {
@@ -130,7 +131,7 @@ public struct BenchDemoCatalog: Sendable, Hashable {
     }
 
     /// The image files a run wrote (PNG and JPEG anywhere below `RUN/build`).
-    public static func images(inRun runFolder: String) -> Int {
+    package static func images(inRun runFolder: String) -> Int {
         let root = (runFolder as NSString).appendingPathComponent(outputFolderName)
         guard let names = FileManager.default.enumerator(atPath: root) else { return 0 }
         var count = 0

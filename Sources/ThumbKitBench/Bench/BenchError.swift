@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 import ThumbKitQuality
 /// Why a benchmark could not run or be shown. Each case names the path (or the run, job or
 /// tool) it is about; `description` is one line, `<subject>: <reason>`.
-public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The corpus folder is missing, empty or holds a file that is not what its set says.
     case corpus(path: String, reason: String)
     /// A tool could not be started, or exited with a failure.
@@ -18,7 +19,7 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     case demoCatalog(path: String, reason: String)
 
     /// What the error is about: a path, a tool or `run N`.
-    public var subject: String {
+    package var subject: String {
         switch self {
         case .corpus(let path, _), .write(let path, _), .missingHistory(let path), .demoCatalog(let path, _):
             return path
@@ -28,7 +29,7 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The reason, lower-case, without a final period.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .corpus(_, let reason), .tool(_, let reason), .write(_, let reason), .demoCatalog(_, let reason):
             return reason
@@ -39,5 +40,5 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(subject): \(reason)" }
+    package var description: String { "\(subject): \(reason)" }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -7,9 +8,9 @@ import ThumbKitQuality
 /// (throughput in images/s, and mean SSIM) drawn as inline SVG. No JavaScript and no outside
 /// files; the markup is also well-formed XML, so it can be checked with any XML parser. Text is
 /// escaped by `HTMLText.escape` (ThumbKitCatalog), the escaper the static site uses too.
-public enum BenchHTMLRenderer {
+package enum BenchHTMLRenderer {
     /// The whole page.
-    public static func render(_ report: BenchReport) -> String {
+    package static func render(_ report: BenchReport) -> String {
         let env = report.environment
         var html = """
             <!DOCTYPE html>

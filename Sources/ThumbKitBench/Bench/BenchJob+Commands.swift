@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -15,7 +16,7 @@ extension BenchJob {
     /// each, so the file list is split over `{jobs}` processes; `vipsthumbnail` threads itself;
     /// Pillow's script forks `{jobs}` workers. GraphicsMagick runs inside the set folder with bare names, because its
     /// `-output-directory` appends the input path.
-    public func template(for tool: BenchTool, set: BenchImageSet) -> BenchCommandTemplate? {
+    package func template(for tool: BenchTool, set: BenchImageSet) -> BenchCommandTemplate? {
         guard sets.contains(set), case .resize(let box) = kind else { return nil }
         let format = outputFormat(for: set)
         let ext = format.fileExtension
@@ -75,7 +76,7 @@ extension BenchJob {
 
     /// The processes of one run of `tool` over `set`, writing into `output`; nil when the tool
     /// does not run this job on that set.
-    public func workload(
+    package func workload(
         for tool: BenchTool, set: BenchImageSet, corpus: BenchCorpus, output: String, parallel: Int,
         programs: BenchPrograms
     ) -> BenchWorkload? {
@@ -93,7 +94,7 @@ extension BenchJob {
     /// (`{out}/catalog.sqlite`, put there untimed by ``BenchDemoCatalog/copyDatabase(into:)``)
     /// into the empty `{out}/build`, on `{jobs}` threads, with `--json` so the run's log holds
     /// the build's summary (``BenchDemoCatalog/verify(log:)`` checks it was a full build).
-    public func catalogTemplate(for tool: BenchTool) -> BenchCommandTemplate? {
+    package func catalogTemplate(for tool: BenchTool) -> BenchCommandTemplate? {
         guard isCatalogBuild, tool == .thumbkit else { return nil }
         return BenchCommandTemplate([
             "{thumbkit}", "build", "--catalog", "{out}/\(BenchDemoCatalog.databaseName)", "--out",
@@ -103,7 +104,7 @@ extension BenchJob {
 
     /// The processes of one run of this catalog build by `tool`, in the run folder `output`;
     /// nil when the tool does not run it.
-    public func catalogWorkload(for tool: BenchTool, output: String, parallel: Int, programs: BenchPrograms)
+    package func catalogWorkload(for tool: BenchTool, output: String, parallel: Int, programs: BenchPrograms)
         -> BenchWorkload?
     {
         catalogTemplate(for: tool)?.expand(output: output, parallel: parallel, programs: programs)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 import ThumbKitQuality
@@ -9,9 +10,9 @@ import ThumbKitQuality
 /// workload of sharp's published performance page: 720 px wide, Lanczos3, JPEG q80; JPEG set
 /// only), `webp-256` (fit inside 256×256, WebP q80 with alpha kept, for both sets) and `icons`
 /// (the catalog build of the demo catalog, ThumbKit only: see ``BenchDemoCatalog``).
-public struct BenchJob: Sendable, Hashable {
+package struct BenchJob: Sendable, Hashable {
     /// The box every tool is given.
-    public enum Box: Sendable, Hashable {
+    package enum Box: Sendable, Hashable {
         /// Scale to cover, crop the centre: exactly `width` × `height`.
         case fill(width: Int, height: Int)
         /// Scale to fit inside, aspect kept.
@@ -21,7 +22,7 @@ public struct BenchJob: Sendable, Hashable {
     }
 
     /// What the job measures.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Resize every picture of the set into `box` (timed for every tool, scored for quality).
         case resize(Box)
         /// Build the demo catalog (`thumbkit build`): thumbs, rating strips and app icons.
@@ -29,24 +30,24 @@ public struct BenchJob: Sendable, Hashable {
     }
 
     /// The name used by `--job`, the tables and the history (`bug-thumb`).
-    public let name: String
+    package let name: String
     /// One line for help and reports.
-    public let summary: String
+    package let summary: String
     /// The corpus sets it runs on, in order (none for a catalog build, which builds the demo
     /// catalog instead).
-    public let sets: [BenchImageSet]
+    package let sets: [BenchImageSet]
     /// Resize or catalog build.
-    public let kind: Kind
+    package let kind: Kind
     /// Quality of the lossy outputs (JPEG or WebP).
-    public let quality: Int
+    package let quality: Int
     /// The format written (JPEG or WebP), unless ``keepsPNG`` keeps a PNG input a PNG.
-    public let format: ImageFormat
+    package let format: ImageFormat
     /// Whether a PNG input gives a PNG output (else every output is in ``format``).
-    public let keepsPNG: Bool
+    package let keepsPNG: Bool
     /// Why the job cannot run in this build, or nil when it can.
-    public let unavailableReason: String?
+    package let unavailableReason: String?
 
-    public init(
+    package init(
         name: String, summary: String, sets: [BenchImageSet], kind: Kind, quality: Int, format: ImageFormat = .jpeg,
         keepsPNG: Bool = false, unavailableReason: String? = nil
     ) {
@@ -63,28 +64,28 @@ public struct BenchJob: Sendable, Hashable {
     }
 
     /// Whether the job can run in this build.
-    public var isEnabled: Bool { unavailableReason == nil }
+    package var isEnabled: Bool { unavailableReason == nil }
 
     /// Whether the job builds the demo catalog rather than resizing a corpus set.
-    public var isCatalogBuild: Bool {
+    package var isCatalogBuild: Bool {
         if case .catalogBuild = kind { return true }
         return false
     }
 
     /// What a catalog build runs on, in place of a set: `icons/demo` in reports and the history.
-    public static let demoSetName = "demo"
+    package static let demoSetName = "demo"
 
     /// The format written for inputs of `set`.
-    public func outputFormat(for set: BenchImageSet) -> ImageFormat {
+    package func outputFormat(for set: BenchImageSet) -> ImageFormat {
         keepsPNG && set == .png ? .png : format
     }
 
     /// The height that stands for "any height" in a width-only box, as `thumbkit thumb -s 720x`
     /// uses it (vipsthumbnail's largest coordinate): the width always decides the fit.
-    public static let anyHeight = 10_000_000
+    package static let anyHeight = 10_000_000
 
     /// The resize every tool is asked for, as ThumbKit's options (nil for a catalog build).
-    public var resize: ResizeOptions? {
+    package var resize: ResizeOptions? {
         guard case .resize(let box) = kind else { return nil }
         switch box {
         case .fill(let width, let height): return ResizeOptions(width: width, height: height, mode: .fill)
@@ -95,7 +96,7 @@ public struct BenchJob: Sendable, Hashable {
 
     /// The DCT scale (n of n/8) ThumbKit decodes `file` at for this job: the scale
     /// `thumbkit thumb` picks with its default shrink-on-load margin (8 for PNG or a catalog build).
-    public func scaleNumerator(for file: BenchCorpus.File, margin: Double = 2) -> Int {
+    package func scaleNumerator(for file: BenchCorpus.File, margin: Double = 2) -> Int {
         guard let resize, file.header.format == .jpeg else { return 8 }
         let minimum = ImageProcessors.Resize(resize).minimumLoadScale(
             originalWidth: file.header.width, originalHeight: file.header.height,
@@ -106,23 +107,23 @@ public struct BenchJob: Sendable, Hashable {
     // MARK: The table
 
     /// A 44 pt list thumbnail at @2x.
-    public static let bugThumb = BenchJob(
+    package static let bugThumb = BenchJob(
         name: "bug-thumb", summary: "fill-crop 88x88, JPEG q85", sets: [.jpeg, .png],
         kind: .resize(.fill(width: 88, height: 88)), quality: 85)
 
     /// A detail image that fits a 256 px box.
-    public static let fit256 = BenchJob(
+    package static let fit256 = BenchJob(
         name: "fit-256", summary: "fit inside 256x256, JPEG q85 (PNG out for PNG in)", sets: [.jpeg, .png],
         kind: .resize(.fit(width: 256, height: 256)), quality: 85, keepsPNG: true)
 
     /// `fit-256` in WebP at quality 80 (cwebp's, sharp's and ThumbKit's default), alpha kept: the
     /// format of web thumbnails today, beside the peers' own WebP encoders (all libwebp).
-    public static let webp256 = BenchJob(
+    package static let webp256 = BenchJob(
         name: "webp-256", summary: "fit inside 256x256, WebP q80 (alpha kept)", sets: [.jpeg, .png],
         kind: .resize(.fit(width: 256, height: 256)), quality: 80, format: .webp)
 
     /// The workload of sharp's published performance page.
-    public static let sharpJPEG = BenchJob(
+    package static let sharpJPEG = BenchJob(
         name: "sharp-jpeg", summary: "720 px wide fit, Lanczos3, JPEG q80", sets: [.jpeg],
         kind: .resize(.fitWidth(720)), quality: 80)
 
@@ -130,16 +131,16 @@ public struct BenchJob: Sendable, Hashable {
     /// `thumbkit build` per run, from an untouched copy of the prepared demo catalog
     /// (``BenchDemoCatalog``), with the built-in recipes. ThumbKit only: no peer builds a
     /// catalog, and there is no reference to score its outputs against. It needs no corpus.
-    public static let icons = BenchJob(
+    package static let icons = BenchJob(
         name: "icons", summary: "catalog build of the demo catalog (thumbs, rating strips, app icons)",
         sets: [], kind: .catalogBuild, quality: 85)
 
     /// Every job, in table order.
-    public static let all: [BenchJob] = [bugThumb, fit256, webp256, sharpJPEG, icons]
+    package static let all: [BenchJob] = [bugThumb, fit256, webp256, sharpJPEG, icons]
 
     /// The jobs that can run in this build.
-    public static var enabled: [BenchJob] { all.filter(\.isEnabled) }
+    package static var enabled: [BenchJob] { all.filter(\.isEnabled) }
 
     /// The job called `name`.
-    public static func named(_ name: String) -> BenchJob? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> BenchJob? { all.first { $0.name == name } }
 }

@@ -1,25 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 import ThumbKitQuality
 
 /// A tool found on this machine, ready to time: which tool, the program it runs and the version
 /// it reports (recorded in the report's environment, so figures can be traced to builds).
-public struct BenchPeer: Sendable, Hashable, Codable {
+package struct BenchPeer: Sendable, Hashable, Codable {
     /// The tool.
-    public let tool: BenchTool
+    package let tool: BenchTool
     /// The program started (an absolute path).
-    public let executable: String
+    package let executable: String
     /// The first line the tool prints about its version (`libvips 8.14.1`).
-    public let version: String
+    package let version: String
 
-    public init(tool: BenchTool, executable: String, version: String) {
+    package init(tool: BenchTool, executable: String, version: String) {
         self.tool = tool
         self.executable = executable
         self.version = version
     }
 
     /// The program a tool needs on PATH (or at the path given by `programs`).
-    public static func program(for tool: BenchTool, programs: BenchPrograms) -> String {
+    package static func program(for tool: BenchTool, programs: BenchPrograms) -> String {
         switch tool {
         case .thumbkit, .decodeFloor: return programs.thumbkit
         case .vipsthumbnail: return "vipsthumbnail"
@@ -34,7 +35,7 @@ public struct BenchPeer: Sendable, Hashable, Codable {
     /// version. A tool that is missing or does not answer is returned in `missing` with the reason.
     ///
     /// - Parameter thumbkitVersion: what ThumbKit's own tools report (it is not asked).
-    public static func discover(
+    package static func discover(
         _ tools: [BenchTool], programs: BenchPrograms, thumbkitVersion: String
     ) -> (found: [BenchPeer], missing: [BenchError]) {
         var found: [BenchPeer] = []

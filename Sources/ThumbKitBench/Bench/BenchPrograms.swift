@@ -1,26 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
 import ThumbKitQuality
 
 /// Where the programs the benchmark starts live, beyond those looked up on PATH.
-public struct BenchPrograms: Sendable, Hashable {
+package struct BenchPrograms: Sendable, Hashable {
     /// The `thumbkit` executable to time (normally the one running).
-    public var thumbkit: String
+    package var thumbkit: String
     /// The Python that has Pillow (Debian's `/usr/bin/python3` with `python3-pil`).
-    public var python: String
+    package var python: String
     /// `scripts/peers/pillow_thumb.py` (`bench --pillow-script`, else
     /// ``defaultPillowScript(executable:)``), or nil when it cannot be found.
-    public var pillowScript: String?
+    package var pillowScript: String?
 
-    public init(thumbkit: String, python: String = "/usr/bin/python3", pillowScript: String? = nil) {
+    package init(thumbkit: String, python: String = "/usr/bin/python3", pillowScript: String? = nil) {
         self.thumbkit = thumbkit
         self.python = python
         self.pillowScript = pillowScript
     }
 
     /// The script's place inside a ThumbKit checkout.
-    public static let pillowScriptPath = "scripts/peers/pillow_thumb.py"
+    package static let pillowScriptPath = "scripts/peers/pillow_thumb.py"
 
     /// Where `bench` looks for the Pillow script when `--pillow-script` is not given, in order,
     /// relative to the folder of `executable` (the running `thumbkit`, symlinks resolved):
@@ -28,7 +29,7 @@ public struct BenchPrograms: Sendable, Hashable {
     /// `/usr/local/share/thumbkit/`), then `../../../scripts/peers/pillow_thumb.py` (a SwiftPM
     /// build: `<checkout>/.build/<triple>/<configuration>/thumbkit`). Two fixed places, not a
     /// search: nothing depends on the current folder.
-    public static func defaultPillowScriptCandidates(executable: String) -> [String] {
+    package static func defaultPillowScriptCandidates(executable: String) -> [String] {
         let folder = (executable as NSString).deletingLastPathComponent
         return [
             (folder as NSString).appendingPathComponent("../share/thumbkit/pillow_thumb.py"),
@@ -37,12 +38,12 @@ public struct BenchPrograms: Sendable, Hashable {
     }
 
     /// The first of ``defaultPillowScriptCandidates(executable:)`` that can be read, or nil.
-    public static func defaultPillowScript(executable: String) -> String? {
+    package static func defaultPillowScript(executable: String) -> String? {
         defaultPillowScriptCandidates(executable: executable).first { FileManager.default.isReadableFile(atPath: $0) }
     }
 
     /// The absolute path of the running executable (`/proc/self/exe`), else `argv[0]`.
-    public static func currentExecutable() -> String {
+    package static func currentExecutable() -> String {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return resolved
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Synchronization
 import ThumbKit
@@ -18,19 +19,19 @@ import ThumbKitQuality
 /// An output is compared only when its size equals the reference's: a tool that rounds a fit
 /// size the other way is counted in ``Score/sizeMismatches`` rather than resized (resizing
 /// would score the second resize, not the tool).
-public enum BenchQuality {
+package enum BenchQuality {
     /// One job on one set: the box the reference renders and where each tool's outputs are.
-    public struct Target: Sendable, Hashable {
+    package struct Target: Sendable, Hashable {
         /// Names the work (`bug-thumb/jpeg`).
-        public let key: String
+        package let key: String
         /// The box every tool was asked for.
-        public let resize: ResizeOptions
+        package let resize: ResizeOptions
         /// The outputs' file extension (`jpg`, `png`): tool folder/`<stem>.<ext>`.
-        public let outputExtension: String
+        package let outputExtension: String
         /// Tool name → the folder its last run wrote.
-        public let outputFolders: [String: String]
+        package let outputFolders: [String: String]
 
-        public init(key: String, resize: ResizeOptions, outputExtension: String, outputFolders: [String: String]) {
+        package init(key: String, resize: ResizeOptions, outputExtension: String, outputFolders: [String: String]) {
             self.key = key
             self.resize = resize
             self.outputExtension = outputExtension
@@ -39,27 +40,27 @@ public enum BenchQuality {
     }
 
     /// The scores of one tool on one target, one value per compared output.
-    public struct Score: Sendable, Hashable {
+    package struct Score: Sendable, Hashable {
         /// SSIM of each compared output against the sRGB-domain reference.
-        public var ssim: [Double] = []
+        package var ssim: [Double] = []
         /// PSNR of each compared output (dB; +infinity when identical).
-        public var psnr: [Double] = []
+        package var psnr: [Double] = []
         /// SSIM against the linear-light reference (empty unless asked).
-        public var ssimLinear: [Double] = []
+        package var ssimLinear: [Double] = []
         /// PSNR against the linear-light reference (empty unless asked).
-        public var psnrLinear: [Double] = []
+        package var psnrLinear: [Double] = []
         /// Outputs whose size differs from the reference's.
-        public var sizeMismatches = 0
+        package var sizeMismatches = 0
         /// Inputs without an output file.
-        public var missing = 0
+        package var missing = 0
         /// Outputs that could not be decoded or are too small for SSIM (under 7×7), as
         /// `<path>: <reason>`.
-        public var unreadable: [String] = []
+        package var unreadable: [String] = []
         /// Per compared output: how far the tool's crop centre lies from ThumbKit's exact one, in
         /// output pixels (``BenchCropGeometry/centringOffset(sourceWidth:sourceHeight:options:)``).
-        public var centringOffsets: [Double] = []
+        package var centringOffsets: [Double] = []
 
-        public init() {}
+        package init() {}
 
         mutating func merge(_ other: Score) {
             ssim += other.ssim
@@ -80,7 +81,7 @@ public enum BenchQuality {
     /// tool's output of it count as unreadable.
     ///
     /// - Returns: target key → tool → score.
-    public static func score(
+    package static func score(
         files: [BenchCorpus.File], targets: [Target], linearLight: Bool, threads: Int,
         progress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) -> [String: [String: Score]] {

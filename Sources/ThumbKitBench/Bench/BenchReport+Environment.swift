@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -8,7 +9,7 @@ extension BenchReport.Environment {
     /// /etc/os-release and the kernel, and the git commit of the first of `directories` that
     /// is inside a repository (pass the executable's folder first: a `.build/release/thumbkit`
     /// belongs to the checkout it was built in), else `unknown`.
-    public static func detect(thumbkitVersion: String, tools: [BenchPeer], directories: [String?] = [nil]) -> Self {
+    package static func detect(thumbkitVersion: String, tools: [BenchPeer], directories: [String?] = [nil]) -> Self {
         let cpu = cpuModel(cpuinfo: (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "")
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var os = osName(osRelease: (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? "")
@@ -45,7 +46,7 @@ extension BenchReport.Environment {
 
     /// `git rev-parse HEAD` in `directory` (default: the current folder), or `unknown` outside
     /// a repository or without git.
-    public static func gitCommit(directory: String? = nil) -> String {
+    package static func gitCommit(directory: String? = nil) -> String {
         guard let commit = CommandCapture.output(["git", "rev-parse", "HEAD"], workingDirectory: directory),
             commit.count >= 7, commit.allSatisfy(\.isHexDigit)
         else { return "unknown" }

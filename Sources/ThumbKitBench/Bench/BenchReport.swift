@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -9,22 +10,22 @@ import ThumbKitQuality
 /// JSON keys are the property names (camelCase). Optional figures (quality for floors, for
 /// example) are written as `null`, never left out, so every key of the schema is always there;
 /// an infinite PSNR (identical images) is also `null`.
-public struct BenchReport: Sendable, Hashable, Codable {
+package struct BenchReport: Sendable, Hashable, Codable {
     /// The JSON layout version; bumped when a key changes meaning or goes away.
-    public static let currentFormat = 1
+    package static let currentFormat = 1
 
     /// The layout version (``currentFormat`` when written).
-    public var format: Int
+    package var format: Int
     /// When the run started.
-    public var date: Date
+    package var date: Date
     /// The machine and the tools.
-    public var environment: Environment
+    package var environment: Environment
     /// How the run was made.
-    public var settings: Settings
+    package var settings: Settings
     /// One entry per job and set, in table order.
-    public var jobs: [Job]
+    package var jobs: [Job]
 
-    public init(date: Date, environment: Environment, settings: Settings, jobs: [Job]) {
+    package init(date: Date, environment: Environment, settings: Settings, jobs: [Job]) {
         self.format = Self.currentFormat
         self.date = date
         self.environment = environment
@@ -33,23 +34,23 @@ public struct BenchReport: Sendable, Hashable, Codable {
     }
 
     /// The machine and the tools that ran.
-    public struct Environment: Sendable, Hashable, Codable {
+    package struct Environment: Sendable, Hashable, Codable {
         /// `model name` from /proc/cpuinfo.
-        public var cpuModel: String
+        package var cpuModel: String
         /// Processors available to the run.
-        public var cores: Int
+        package var cores: Int
         /// Operating system and kernel (`Debian GNU/Linux 12 (bookworm), Linux 6.1.0`).
-        public var os: String
+        package var os: String
         /// One line for the history: CPU, cores and OS.
-        public var machine: String
+        package var machine: String
         /// `thumbkit --version`'s number.
-        public var thumbkitVersion: String
+        package var thumbkitVersion: String
         /// `git rev-parse HEAD` where the run started, or `unknown`.
-        public var gitCommit: String
+        package var gitCommit: String
         /// Every tool timed, with its version line.
-        public var tools: [BenchPeer]
+        package var tools: [BenchPeer]
 
-        public init(
+        package init(
             cpuModel: String, cores: Int, os: String, machine: String, thumbkitVersion: String, gitCommit: String,
             tools: [BenchPeer]
         ) {
@@ -64,23 +65,23 @@ public struct BenchReport: Sendable, Hashable, Codable {
     }
 
     /// The options of the run.
-    public struct Settings: Sendable, Hashable, Codable {
+    package struct Settings: Sendable, Hashable, Codable {
         /// The corpus folder.
-        public var corpus: String
+        package var corpus: String
         /// Timed runs per tool.
-        public var runs: Int
+        package var runs: Int
         /// Untimed runs per tool before them.
-        public var warmupRuns: Int
+        package var warmupRuns: Int
         /// Parallelism given to every tool (`-j`).
-        public var parallelJobs: Int
+        package var parallelJobs: Int
         /// Whether peers were asked for (`--peers`).
-        public var peers: Bool
+        package var peers: Bool
         /// Whether the floors were asked for (`--limit`).
-        public var limit: Bool
+        package var limit: Bool
         /// Whether a linear-light reference was scored too (`--linear`).
-        public var linearLight: Bool
+        package var linearLight: Bool
 
-        public init(
+        package init(
             corpus: String, runs: Int, warmupRuns: Int, parallelJobs: Int, peers: Bool, limit: Bool, linearLight: Bool
         ) {
             self.corpus = corpus
@@ -94,7 +95,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
     }
 
     /// What a job measures.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         /// Every tool resizes every picture of a corpus set (scored for quality).
         case resize
         /// ThumbKit builds the demo catalog (`icons`; not scored, no peers).
@@ -102,7 +103,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
     }
 
     /// What a job's ``Job/images`` counts, and so what images/s means.
-    public enum ImageCount: String, Sendable, Hashable, Codable {
+    package enum ImageCount: String, Sendable, Hashable, Codable {
         /// The input pictures (one output each): the resize jobs.
         case inputs
         /// The image files written: the catalog build, which makes many outputs per picture.
@@ -110,36 +111,36 @@ public struct BenchReport: Sendable, Hashable, Codable {
     }
 
     /// One job on one set (or, for the catalog build, on the demo catalog).
-    public struct Job: Sendable, Hashable, Codable {
+    package struct Job: Sendable, Hashable, Codable {
         /// The job's name (`bug-thumb`).
-        public var name: String
+        package var name: String
         /// The set (`jpeg`, `png`), or `demo` for the catalog build.
-        public var set: String
+        package var set: String
         /// What the job makes.
-        public var summary: String
+        package var summary: String
         /// Resize or catalog build.
-        public var kind: Kind
+        package var kind: Kind
         /// Per run: the input pictures (resize) or the image files written (catalog build), as
         /// ``imagesAre`` says; images/s divides this by the median wall time.
-        public var images: Int
+        package var images: Int
         /// Whether ``images`` counts inputs or outputs.
-        public var imagesAre: ImageCount
+        package var imagesAre: ImageCount
         /// Source pictures decoded per run (for a resize job, the same as ``images``).
-        public var sources: Int
+        package var sources: Int
         /// The stored megapixels of the source pictures, once per decode, summed: what MP/s
         /// divides by the median wall time.
-        public var megapixels: Double
+        package var megapixels: Double
         /// `jpeg` or `png`; `mixed` for the catalog build (JPEG thumbnails, PNG strips and icons).
-        public var outputFormat: String
+        package var outputFormat: String
         /// ThumbKit first, then peers, then floors.
-        public var tools: [ToolResult]
+        package var tools: [ToolResult]
         /// What was measured, as one digest: ``BenchCorpus/identity(of:)`` of the set (file
         /// names, sizes and content hashes), or of the demo catalog's pictures for a catalog
         /// build. Empty when unknown (a file written before it existed). The history compares
         /// only runs with the same digest.
-        public var corpusDigest: String
+        package var corpusDigest: String
 
-        public init(
+        package init(
             name: String, set: String, summary: String, kind: Kind = .resize, images: Int,
             imagesAre: ImageCount = .inputs, sources: Int? = nil, megapixels: Double, outputFormat: String,
             tools: [ToolResult], corpusDigest: String = ""
@@ -164,7 +165,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
 
         /// Reads a job; a file written before `kind`, `imagesAre` and `sources` existed reads
         /// as a resize job over its input pictures.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decode(String.self, forKey: .name)
             set = try c.decode(String.self, forKey: .set)
@@ -180,19 +181,19 @@ public struct BenchReport: Sendable, Hashable, Codable {
         }
 
         /// `bug-thumb/jpeg`: the job column of the history.
-        public var key: String { "\(name)/\(set)" }
+        package var key: String { "\(name)/\(set)" }
 
         /// ThumbKit's result, when it ran.
-        public var thumbkit: ToolResult? { tools.first { $0.tool == BenchTool.thumbkit.rawValue } }
+        package var thumbkit: ToolResult? { tools.first { $0.tool == BenchTool.thumbkit.rawValue } }
     }
 
     /// Smallest, median and largest of the timed runs.
-    public struct Spread: Sendable, Hashable, Codable {
-        public var min: Double
-        public var median: Double
-        public var max: Double
+    package struct Spread: Sendable, Hashable, Codable {
+        package var min: Double
+        package var median: Double
+        package var max: Double
 
-        public init(min: Double, median: Double, max: Double) {
+        package init(min: Double, median: Double, max: Double) {
             self.min = min
             self.median = median
             self.max = max
@@ -201,24 +202,24 @@ public struct BenchReport: Sendable, Hashable, Codable {
 
     /// Mean and worst of a quality score over the compared outputs. A non-finite value (the
     /// PSNR of identical images) is written as `null` and read back as +infinity.
-    public struct Quality: Sendable, Hashable, Codable {
-        public var mean: Double
-        public var min: Double
+    package struct Quality: Sendable, Hashable, Codable {
+        package var mean: Double
+        package var min: Double
 
-        public init(mean: Double, min: Double) {
+        package init(mean: Double, min: Double) {
             self.mean = mean
             self.min = min
         }
 
         private enum CodingKeys: String, CodingKey { case mean, min }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             mean = try container.decodeIfPresent(Double.self, forKey: .mean) ?? .infinity
             min = try container.decodeIfPresent(Double.self, forKey: .min) ?? .infinity
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             if mean.isFinite {
                 try container.encode(mean, forKey: .mean)
@@ -230,55 +231,55 @@ public struct BenchReport: Sendable, Hashable, Codable {
     }
 
     /// One tool on one job and set.
-    public struct ToolResult: Sendable, Hashable, Codable {
+    package struct ToolResult: Sendable, Hashable, Codable {
         /// ``BenchTool`` raw value (`thumbkit`, `vipsthumbnail`, `floor-djpeg`…).
-        public var tool: String
+        package var tool: String
         /// Ours, peer or floor.
-        public var role: BenchTool.Role
+        package var role: BenchTool.Role
         /// Images ÷ median wall time.
-        public var imagesPerSecond: Double
+        package var imagesPerSecond: Double
         /// Input megapixels ÷ median wall time.
-        public var megapixelsPerSecond: Double
+        package var megapixelsPerSecond: Double
         /// Wall time of the timed runs.
-        public var wallSeconds: Spread
+        package var wallSeconds: Spread
         /// Median user + system CPU time of a run.
-        public var cpuSeconds: Double
+        package var cpuSeconds: Double
         /// Largest peak resident set of one process, over the runs.
-        public var peakRSSBytes: Int
+        package var peakRSSBytes: Int
         /// SSIM against the reference (nil when nothing was compared).
-        public var ssim: Quality?
+        package var ssim: Quality?
         /// PSNR in dB against the reference, over the outputs that differ from it (see
         /// ``identicalOutputs``).
-        public var psnr: Quality?
+        package var psnr: Quality?
         /// SSIM against the linear-light reference (with `--linear`).
-        public var ssimLinear: Quality?
+        package var ssimLinear: Quality?
         /// PSNR against the linear-light reference (with `--linear`).
-        public var psnrLinear: Quality?
+        package var psnrLinear: Quality?
         /// Outputs compared with the reference.
-        public var scoredOutputs: Int
+        package var scoredOutputs: Int
         /// Compared outputs equal to the reference sample for sample (infinite PSNR, left out
         /// of the PSNR mean and worst).
-        public var identicalOutputs: Int
+        package var identicalOutputs: Int
         /// Outputs not compared because their size differs from the reference's.
-        public var sizeMismatches: Int
+        package var sizeMismatches: Int
         /// Inputs the tool wrote no output for.
-        public var missingOutputs: Int
+        package var missingOutputs: Int
         /// Outputs that could not be read or were too small to score.
-        public var unreadableOutputs: Int
+        package var unreadableOutputs: Int
         /// Distinct failures (a process that failed to start or exited with an error).
-        public var failures: [String]
+        package var failures: [String]
         /// ThumbKit's images/s ÷ this tool's (above 1: ThumbKit is faster); nil without a
         /// ThumbKit figure.
-        public var speedRatio: Double?
+        package var speedRatio: Double?
         /// How the tool crops a fill box; its quality is scored against a reference cut the
         /// same way (nil for tools that write no outputs).
-        public var cropGeometry: BenchCropGeometry?
+        package var cropGeometry: BenchCropGeometry?
         /// The largest distance, in output pixels, between the tool's crop centre and ThumbKit's
         /// exact one over the scored outputs: geometry, reported apart from quality (nil when
         /// nothing was scored).
-        public var centringOffsetPixels: Double?
+        package var centringOffsetPixels: Double?
 
-        public init(
+        package init(
             tool: String, role: BenchTool.Role, imagesPerSecond: Double, megapixelsPerSecond: Double,
             wallSeconds: Spread, cpuSeconds: Double, peakRSSBytes: Int, ssim: Quality? = nil, psnr: Quality? = nil,
             ssimLinear: Quality? = nil, psnrLinear: Quality? = nil, scoredOutputs: Int = 0, identicalOutputs: Int = 0,
@@ -315,7 +316,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
         }
 
         /// Reads a result; a file written before the crop geometry was recorded reads without it.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             tool = try c.decode(String.self, forKey: .tool)
             role = try c.decode(BenchTool.Role.self, forKey: .role)
@@ -340,7 +341,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
         }
 
         /// Writes every key, optional ones as `null`.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(tool, forKey: .tool)
             try c.encode(role, forKey: .role)
@@ -368,7 +369,7 @@ public struct BenchReport: Sendable, Hashable, Codable {
     /// The figures the benchmark history keeps: one ``BenchResult`` per job, set and tool
     /// (job `bug-thumb/jpeg`), each with what makes runs comparable: the corpus digest, the
     /// image count and the number of timed runs.
-    public var historyResults: [BenchResult] {
+    package var historyResults: [BenchResult] {
         jobs.flatMap { job in
             job.tools.map { tool in
                 BenchResult(

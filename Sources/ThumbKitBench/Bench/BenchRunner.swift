@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -10,23 +11,23 @@ import ThumbKitQuality
 /// each run's folder up before the clock starts and check it after the clock stops.
 ///
 /// Runs are blocking and sequential: one tool at a time has the machine.
-public struct BenchRunner: Sendable {
+package struct BenchRunner: Sendable {
     /// One tool on one piece of work.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// Names the work (`bug-thumb/jpeg`); also the output sub-folder.
-        public let key: String
+        package let key: String
         /// Names the tool (`thumbkit`).
-        public let tool: String
+        package let tool: String
         /// The processes of one run, writing into the given (fresh) output folder.
-        public let workload: @Sendable (_ outputFolder: String) -> BenchWorkload
+        package let workload: @Sendable (_ outputFolder: String) -> BenchWorkload
         /// Untimed set-up of each run's fresh folder before its processes start (the catalog
         /// build copies its database there). A throw fails the run without starting it.
-        public let prepare: @Sendable (_ outputFolder: String) throws -> Void
+        package let prepare: @Sendable (_ outputFolder: String) throws -> Void
         /// Untimed check of each successful run once its processes have ended, from its folder
         /// and log: one line per problem (the catalog build checks it was a full build).
-        public let verify: @Sendable (_ outputFolder: String, _ log: String) -> [String]
+        package let verify: @Sendable (_ outputFolder: String, _ log: String) -> [String]
 
-        public init(
+        package init(
             key: String, tool: String, prepare: @escaping @Sendable (_ outputFolder: String) throws -> Void = { _ in },
             verify: @escaping @Sendable (_ outputFolder: String, _ log: String) -> [String] = { _, _ in [] },
             workload: @escaping @Sendable (_ outputFolder: String) -> BenchWorkload
@@ -56,31 +57,31 @@ public struct BenchRunner: Sendable {
     }
 
     /// The timed runs of one entry.
-    public struct Timing: Sendable {
-        public let key: String
-        public let tool: String
+    package struct Timing: Sendable {
+        package let key: String
+        package let tool: String
         /// Every timed run (the warm-up is not among them).
-        public let runs: [BenchMeasurement]
+        package let runs: [BenchMeasurement]
         /// The last run's output folder (kept).
-        public let outputFolder: String
+        package let outputFolder: String
         /// The log of the last failing run, when any failed (every process's stdout and stderr).
-        public let failureLog: String?
+        package let failureLog: String?
 
         /// Each distinct failure line, in order of first appearance.
-        public var failures: [String] {
+        package var failures: [String] {
             var seen = Set<String>()
             return runs.flatMap(\.failures).filter { seen.insert($0).inserted }
         }
     }
 
     /// Timed runs per entry (at least 1).
-    public let runs: Int
+    package let runs: Int
     /// Untimed runs per entry before the timed ones.
-    public let warmupRuns: Int
+    package let warmupRuns: Int
     /// Where the output folders and logs go.
-    public let workFolder: String
+    package let workFolder: String
 
-    public init(runs: Int, warmupRuns: Int = 1, workFolder: String) {
+    package init(runs: Int, warmupRuns: Int = 1, workFolder: String) {
         precondition(runs >= 1, "At least one timed run.")
         precondition(warmupRuns >= 0, "Warm-up runs cannot be negative.")
         self.runs = runs
@@ -91,7 +92,7 @@ public struct BenchRunner: Sendable {
     /// Runs each group in turn, alternating between its entries round by round.
     ///
     /// - Parameter progress: called before each run with `(done, total, entry)`.
-    public func run(
+    package func run(
         _ groups: [[Entry]], progress: (_ done: Int, _ total: Int, _ entry: Entry) -> Void = { _, _, _ in }
     ) -> [Timing] {
         let rounds = warmupRuns + runs

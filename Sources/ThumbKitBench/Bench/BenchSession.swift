@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -6,30 +7,30 @@ import ThumbKitQuality
 /// One whole benchmark: times every tool on every job and set (``BenchRunner``), scores the
 /// outputs of the resize jobs (``BenchQuality``) and gathers the figures into a ``BenchReport``.
 /// A catalog build (`icons`) runs on the demo catalog (``BenchDemoCatalog``) rather than a set.
-public struct BenchSession: Sendable {
+package struct BenchSession: Sendable {
     /// What to run.
-    public struct Options: Sendable {
-        public var corpus: BenchCorpus
+    package struct Options: Sendable {
+        package var corpus: BenchCorpus
         /// Jobs to run (disabled ones are skipped).
-        public var jobs: [BenchJob]
+        package var jobs: [BenchJob]
         /// Tools found on this machine: ThumbKit, peers and floors, in table order.
-        public var tools: [BenchPeer]
+        package var tools: [BenchPeer]
         /// Timed runs per tool.
-        public var runs: Int
+        package var runs: Int
         /// Untimed runs per tool first.
-        public var warmupRuns: Int
+        package var warmupRuns: Int
         /// Parallelism given to every tool, and threads for quality scoring.
-        public var parallel: Int
+        package var parallel: Int
         /// Score against a linear-light reference too.
-        public var linearLight: Bool
-        public var programs: BenchPrograms
+        package var linearLight: Bool
+        package var programs: BenchPrograms
         /// Where outputs and logs go (removed by the caller).
-        public var workFolder: String
+        package var workFolder: String
         /// Recorded in the report's settings.
-        public var peersRequested: Bool
-        public var limitRequested: Bool
+        package var peersRequested: Bool
+        package var limitRequested: Bool
 
-        public init(
+        package init(
             corpus: BenchCorpus, jobs: [BenchJob], tools: [BenchPeer], runs: Int, warmupRuns: Int = 1, parallel: Int,
             linearLight: Bool, programs: BenchPrograms, workFolder: String, peersRequested: Bool, limitRequested: Bool
         ) {
@@ -48,7 +49,7 @@ public struct BenchSession: Sendable {
     }
 
     /// Where a long run is, for a progress line.
-    public enum Progress: Sendable {
+    package enum Progress: Sendable {
         /// Preparing what `key` runs on (the demo catalog of a catalog build), untimed.
         case preparing(key: String)
         /// About to time `tool` on `key` (run `done + 1` of `total`).
@@ -57,9 +58,9 @@ public struct BenchSession: Sendable {
         case scoring(done: Int, total: Int, set: BenchImageSet)
     }
 
-    public let options: Options
+    package let options: Options
 
-    public init(options: Options) {
+    package init(options: Options) {
         self.options = options
     }
 
@@ -67,7 +68,7 @@ public struct BenchSession: Sendable {
     ///
     /// A catalog build first prepares the demo catalog in `workFolder/demo-catalog` (untimed,
     /// once); if that fails, each of its runs fails with the reason and nothing is timed.
-    public func run(
+    package func run(
         environment: BenchReport.Environment, date: Date = Date(),
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) -> BenchReport {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -12,9 +13,9 @@ import ThumbKitQuality
 /// With a `width`, a table wider than that keeps only tool, img/s, peak RSS, SSIM and
 /// thumbkit ÷ (``narrowColumns``), and the other figures follow it, one line per tool; prose
 /// wraps at the width. Without one, every table is printed whole.
-public enum BenchTextRenderer {
+package enum BenchTextRenderer {
     /// The whole table, ending with a newline; fitted to `width` columns when given.
-    public static func render(_ report: BenchReport, width: Int? = nil) -> String {
+    package static func render(_ report: BenchReport, width: Int? = nil) -> String {
         var lines: [String] = []
         let env = report.environment
         let settings = report.settings

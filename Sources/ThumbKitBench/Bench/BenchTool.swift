@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
 import ThumbKitQuality
 /// Every tool the benchmark can time: ThumbKit itself, the peers people use today, and the
 /// decode-only floors. The raw value names the tool in tables, JSON and the history.
-public enum BenchTool: String, Sendable, Hashable, Codable, CaseIterable {
+package enum BenchTool: String, Sendable, Hashable, Codable, CaseIterable {
     /// `thumbkit thumb`.
     case thumbkit
     /// libvips' `vipsthumbnail`, one process for the whole set (libvips threads it).
@@ -24,7 +25,7 @@ public enum BenchTool: String, Sendable, Hashable, Codable, CaseIterable {
     case decodeFloor = "floor-decode"
 
     /// What a tool stands for in the comparison.
-    public enum Role: String, Sendable, Hashable, Codable {
+    package enum Role: String, Sendable, Hashable, Codable {
         /// ThumbKit.
         case ours
         /// Another thumbnailer.
@@ -34,7 +35,7 @@ public enum BenchTool: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// Whether this is ThumbKit, a peer or a floor.
-    public var role: Role {
+    package var role: Role {
         switch self {
         case .thumbkit: return .ours
         case .vipsthumbnail, .imagemagick, .imagemagickHint, .graphicsmagick, .pillow: return .peer
@@ -43,11 +44,11 @@ public enum BenchTool: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// Whether the tool writes thumbnails that quality scoring can read (floors write none).
-    public var writesOutputs: Bool { role != .floor }
+    package var writesOutputs: Bool { role != .floor }
 
     /// The peers, in table order.
-    public static let peers: [BenchTool] = allCases.filter { $0.role == .peer }
+    package static let peers: [BenchTool] = allCases.filter { $0.role == .peer }
 
     /// The floors, in table order.
-    public static let floors: [BenchTool] = allCases.filter { $0.role == .floor }
+    package static let floors: [BenchTool] = allCases.filter { $0.role == .floor }
 }

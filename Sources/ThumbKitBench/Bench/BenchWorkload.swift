@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Synchronization
 import ThumbKit
@@ -7,13 +8,13 @@ import ThumbKitQuality
 /// The processes one timed run of one tool starts, and how many run at once: one process for a
 /// tool that threads itself, halves of the file list for `mogrify`, one process per file for
 /// `djpeg`.
-public struct BenchWorkload: Sendable, Hashable {
+package struct BenchWorkload: Sendable, Hashable {
     /// Every process, in the order they are started.
-    public var invocations: [BenchInvocation]
+    package var invocations: [BenchInvocation]
     /// How many run at the same time (each lane takes the next process when its last ends).
-    public var lanes: Int
+    package var lanes: Int
 
-    public init(invocations: [BenchInvocation], lanes: Int = 1) {
+    package init(invocations: [BenchInvocation], lanes: Int = 1) {
         precondition(!invocations.isEmpty, "A workload needs at least one process.")
         precondition(lanes >= 1, "A workload needs at least one lane.")
         self.invocations = invocations
@@ -24,7 +25,7 @@ public struct BenchWorkload: Sendable, Hashable {
     /// end, CPU time summed, peak RSS of the largest process. Each process's output is appended
     /// to `logPath`. Blocks until all have ended; lanes are real threads, so a lane waiting in
     /// `wait4` never holds back another.
-    public func run(logPath: String? = nil) -> BenchMeasurement {
+    package func run(logPath: String? = nil) -> BenchMeasurement {
         let results = Locked<[Int: Result<ProcessTimer.Measurement, ProcessTimer.LaunchError>]>([:])
         let invocations = self.invocations
         let start = DispatchTime.now().uptimeNanoseconds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -18,10 +19,10 @@ import ThumbKitQuality
 /// started through GNU time (``peakMeter``, `/usr/bin/time -f %M`), a small process that
 /// `fork`s and `exec`s it and reports the command's own `ru_maxrss` (its floor is time's own
 /// resident set, about 1 MiB). Without GNU time the peak is unknown and reported as 0.
-public enum ProcessTimer {
+package enum ProcessTimer {
     /// One finished run.
-    public struct Measurement: Sendable, Hashable, Codable {
-        public init(
+    package struct Measurement: Sendable, Hashable, Codable {
+        package init(
             wallSeconds: Double, userSeconds: Double, systemSeconds: Double, peakRSSBytes: Int, exitStatus: Int32
         ) {
             self.wallSeconds = wallSeconds
@@ -31,27 +32,27 @@ public enum ProcessTimer {
             self.exitStatus = exitStatus
         }
 
-        public var wallSeconds: Double
-        public var userSeconds: Double
-        public var systemSeconds: Double
+        package var wallSeconds: Double
+        package var userSeconds: Double
+        package var systemSeconds: Double
         /// The command's own peak resident set (0 when unknown: see ``ProcessTimer``).
-        public var peakRSSBytes: Int
-        public var exitStatus: Int32
+        package var peakRSSBytes: Int
+        package var exitStatus: Int32
 
-        public var cpuSeconds: Double { userSeconds + systemSeconds }
+        package var cpuSeconds: Double { userSeconds + systemSeconds }
     }
 
     /// Why a command could not be run.
-    public struct LaunchError: Error, CustomStringConvertible {
-        public var description: String
+    package struct LaunchError: Error, CustomStringConvertible {
+        package var description: String
 
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
 
     /// GNU time, when it is installed and answers `-f %M -o FILE` (package `time`).
-    public static let peakMeter: String? = {
+    package static let peakMeter: String? = {
         let candidate = "/usr/bin/time"
         guard access(candidate, X_OK) == 0,
             let check = try? spawnAndWait([candidate, "-f", "%M", "-o", "/dev/null", "/bin/true"], sink: "/dev/null"),
@@ -67,7 +68,7 @@ public enum ProcessTimer {
     /// `/bin/sh -c 'cd -- "$0" && exec "$@"' DIR ARGS…`, so the measured process is the command
     /// itself once the shell has replaced itself (glibc's `posix_spawn_file_actions_addchdir_np`
     /// is not visible to Swift).
-    public static func run(
+    package static func run(
         _ arguments: [String], outputPath: String? = nil, environment: [String: String]? = nil,
         workingDirectory: String? = nil
     ) throws -> Measurement {
@@ -155,7 +156,7 @@ public enum ProcessTimer {
     }
 
     /// The full path of `program` on PATH, or nil.
-    public static func which(_ program: String) -> String? {
+    package static func which(_ program: String) -> String? {
         if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -16,7 +17,7 @@ import ThumbKitQuality
 /// .thumbkit-demo            the SHA-256 of every file above (see `DemoFolder`)
 /// ```
 /// The six food categories are Chicken, Beef, Pork, Seafood, Pasta and Salad, three dishes each.
-public enum DemoCatalog {
+package enum DemoCatalog {
     /// One demo bug.
     struct BugEntry {
         let title: String
@@ -53,7 +54,7 @@ public enum DemoCatalog {
     /// - Throws: `CatalogError.invalidRecord` for a folder or file that is not the demo's (before
     ///   anything is written), `.io` when a file cannot be written.
     @discardableResult
-    public static func write(into folder: String) throws(CatalogError) -> String {
+    package static func write(into folder: String) throws(CatalogError) -> String {
         let planned = plan()
         let target = DemoFolder(folder: folder)
         // A folder that is plainly not the demo's is refused before anything is drawn.
@@ -95,9 +96,12 @@ public enum DemoCatalog {
         for category in categories {
             for dish in category.dishes {
                 seed += 1
-                // Most dishes are JPEG; one per category is PNG, both found by name.
+                // Most dishes are JPEG; one per category is PNG, both found by name. `save` draws
+                // later, so it gets this dish's seed as a constant: the variable would be read
+                // when drawing, after the loop, and give every dish of a category one picture.
                 let format: ImageFormat = dish == category.dishes.last ? .png : .jpeg
-                save(DemoPictures.dish(category.style, seed: seed), "foods/\(dish).\(format.fileExtension)", format)
+                let dishSeed = seed
+                save(DemoPictures.dish(category.style, seed: dishSeed), "foods/\(dish).\(format.fileExtension)", format)
                 foodEntries.append("    {\"category\": \"\(category.name)\", \"name\": \"\(dish)\"}")
             }
         }

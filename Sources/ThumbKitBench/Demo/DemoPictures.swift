@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -174,8 +175,9 @@ enum DemoPictures {
             }
             sprinkle(Paint(0x3D7A2A), count: 60)
         case .beef:
+            let start = random(0...(2 * .pi))  // each dish's slices turned its own way
             for i in 0..<6 {
-                let a = Double(i) / 6 * 2 * .pi + random(-0.2...0.2)
+                let a = start + Double(i) / 6 * 2 * .pi + random(-0.2...0.2)
                 let p = (cx + cos(a) * inner * 0.5, cy + sin(a) * inner * 0.5)
                 canvas.ellipse(p.0, p.1, 62, 30, angle: a + .pi / 2, Paint(0x4A2414))
                 canvas.ellipse(p.0, p.1, 50, 20, angle: a + .pi / 2, Paint(0xB4524A))

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 import ThumbKitCatalog
@@ -9,9 +10,9 @@ import ThumbKitQuality
 /// same corpus (``BenchResult/corpusDigest``), with as many images and timed runs
 /// (``BenchResult/isComparable(with:)``). A result saved before the corpus was recorded is
 /// compared with itself only.
-public enum BenchHistory {
+package enum BenchHistory {
     /// How a run's figure stands against its month's average.
-    public enum Standing: String, Sendable, Hashable, Codable {
+    package enum Standing: String, Sendable, Hashable, Codable {
         case better
         case same
         case worse
@@ -19,35 +20,35 @@ public enum BenchHistory {
 
     /// One job and tool of a run against the comparable runs of its month (the run itself
     /// included).
-    public struct Comparison: Sendable, Hashable, Codable {
+    package struct Comparison: Sendable, Hashable, Codable {
         /// `bug-thumb/jpeg`.
-        public let job: String
+        package let job: String
         /// `thumbkit`.
-        public let tool: String
+        package let tool: String
         /// The run's images/s.
-        public let value: Double
+        package let value: Double
         /// Lowest, highest and mean images/s of the month's runs of this job and tool.
-        public let monthMin: Double
-        public let monthMax: Double
-        public let monthMean: Double
+        package let monthMin: Double
+        package let monthMax: Double
+        package let monthMean: Double
         /// How many runs of the month the statistics come from (the run itself included):
         /// those that measured this job and tool on the same corpus, images and timed runs.
-        public let monthRuns: Int
+        package let monthRuns: Int
         /// Runs of the month that measured this job and tool but are not comparable (another
         /// corpus, image count or run count, or saved before the corpus was recorded).
-        public let incomparableRuns: Int
+        package let incomparableRuns: Int
         /// Whether the result records its corpus (false for one saved before that existed).
-        public let corpusKnown: Bool
+        package let corpusKnown: Bool
         /// The result's images per run and timed runs (0 when not recorded).
-        public let images: Int
-        public let timedRuns: Int
+        package let images: Int
+        package let timedRuns: Int
 
         /// How far below the month's best the run is, as a fraction of the best (0 for the best).
-        public var lossFromBest: Double { monthMax > 0 ? (monthMax - value) / monthMax : 0 }
+        package var lossFromBest: Double { monthMax > 0 ? (monthMax - value) / monthMax : 0 }
         /// How far above the month's worst the run is, as a fraction of the worst (0 for the worst).
-        public var gainOverWorst: Double { monthMin > 0 ? (value - monthMin) / monthMin : 0 }
+        package var gainOverWorst: Double { monthMin > 0 ? (value - monthMin) / monthMin : 0 }
         /// Higher throughput is better; within a relative 10⁻⁹ of the mean counts as the same.
-        public var standing: Standing {
+        package var standing: Standing {
             let tolerance = 1e-9 * max(abs(monthMean), 1)
             if value > monthMean + tolerance { return .better }
             if value < monthMean - tolerance { return .worse }
@@ -56,18 +57,18 @@ public enum BenchHistory {
     }
 
     /// One run and its comparisons.
-    public struct Detail: Sendable, Hashable {
-        public let run: BenchRun
+    package struct Detail: Sendable, Hashable {
+        package let run: BenchRun
         /// The calendar month the run falls in.
-        public let month: DateInterval
+        package let month: DateInterval
         /// One per job and tool of the run, in the run's order.
-        public let comparisons: [Comparison]
+        package let comparisons: [Comparison]
     }
 
     /// Saves `report` as a run of the history: date, git commit, machine and one result per
     /// job, set and tool. One transaction.
     @discardableResult
-    public static func save(_ report: BenchReport, note: String = "", to store: BenchHistoryStore) throws -> BenchRun {
+    package static func save(_ report: BenchReport, note: String = "", to store: BenchHistoryStore) throws -> BenchRun {
         try store.addRun(
             date: report.date, gitCommit: report.environment.gitCommit, machine: report.environment.machine,
             note: note, results: report.historyResults)
@@ -76,7 +77,7 @@ public enum BenchHistory {
     /// The detail view of run `runID`, read from `store` in one snapshot.
     ///
     /// - Throws: ``BenchError/noSuchRun(id:)``, or the store's error.
-    public static func detail(runID: Int, store: BenchHistoryStore, calendar: Calendar) throws -> Detail {
+    package static func detail(runID: Int, store: BenchHistoryStore, calendar: Calendar) throws -> Detail {
         let (runs, results) = try store.runsAndResults()
         guard let run = runs.first(where: { $0.id == runID }) else { throw BenchError.noSuchRun(id: runID) }
         return detail(run: run, runs: runs, results: results, calendar: calendar)
@@ -84,7 +85,7 @@ public enum BenchHistory {
 
     /// The detail view of `run` among `runs` and every run's `results`. The month is the run's
     /// calendar month in `calendar`'s time zone.
-    public static func detail(run: BenchRun, runs: [BenchRun], results: [BenchResult], calendar: Calendar) -> Detail {
+    package static func detail(run: BenchRun, runs: [BenchRun], results: [BenchResult], calendar: Calendar) -> Detail {
         let month =
             calendar.dateInterval(of: .month, for: run.date) ?? DateInterval(start: run.date, duration: 0)
         let sameMonth = Set(

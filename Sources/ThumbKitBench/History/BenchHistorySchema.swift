@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKitCatalog
 
 /// The benchmark history's schema: the runs and their figures, in an SQLite database of its own

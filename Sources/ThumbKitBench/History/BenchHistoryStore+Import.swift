@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKitCatalog
 
 /// What `BenchHistoryStore.importRuns(from:)` did.
-public struct BenchHistoryImport: Sendable, Hashable {
+package struct BenchHistoryImport: Sendable, Hashable {
     /// Runs copied into the history.
-    public let copiedRuns: Int
+    package let copiedRuns: Int
     /// Their results.
-    public let copiedResults: Int
+    package let copiedResults: Int
     /// Runs of the catalog the history held already.
-    public let presentRuns: Int
+    package let presentRuns: Int
 }
 
 extension BenchHistoryStore {
@@ -27,7 +28,7 @@ extension BenchHistoryStore {
     /// second import copies nothing, and importing a copy of the catalog (`catalog copy`, which
     /// keeps its runs) copies nothing either.
     @discardableResult
-    public func importRuns(from catalog: CatalogStore) throws -> BenchHistoryImport {
+    package func importRuns(from catalog: CatalogStore) throws -> BenchHistoryImport {
         let (runs, results) = try catalog.read { tx in
             // Version 2 made the tables, version 3 the measurement columns (catalog migrations);
             // read in the same snapshot as the rows.

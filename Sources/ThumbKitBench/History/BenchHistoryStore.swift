@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKitCatalog
 
@@ -15,12 +16,12 @@ import ThumbKitCatalog
 /// to `busyTimeout`), and a file that is there must be a history: an empty file, a catalog,
 /// another program's database or a file that is no database at all is refused with
 /// `CatalogError.corrupt` and left as it was.
-public final class BenchHistoryStore: Sendable {
+package final class BenchHistoryStore: Sendable {
     /// Where `thumbkit bench` keeps the history unless told otherwise (`--history`).
-    public static let defaultPath = "./thumbkit-bench.sqlite"
+    package static let defaultPath = "./thumbkit-bench.sqlite"
 
     /// The database file.
-    public let path: String
+    package let path: String
 
     private let connection: GuardedConnection
 
@@ -32,7 +33,7 @@ public final class BenchHistoryStore: Sendable {
     ///   - readOnly: Open for reading only: the file must exist and is not migrated.
     /// - Throws: `CatalogError.open` (missing folder, permissions), `.notFound` (read-only and
     ///   missing), `.corrupt` (not a benchmark history), `.locked` or `.schema` (a newer version).
-    public init(path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false) throws {
+    package init(path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false) throws {
         self.path = path
         connection = GuardedConnection(
             try BenchHistorySchema.definition.openSQLite(
@@ -52,27 +53,27 @@ public final class BenchHistoryStore: Sendable {
 
     /// Stores a run with its results (one transaction); returns the run.
     @discardableResult
-    public func addRun(
+    package func addRun(
         date: Date, gitCommit: String, machine: String, note: String = "", results: [BenchResult]
     ) throws -> BenchRun {
         try write { try $0.addRun(date: date, gitCommit: gitCommit, machine: machine, note: note, results: results) }
     }
 
     /// Runs, newest first; at most `limit` of them when given.
-    public func runs(limit: Int? = nil) throws -> [BenchRun] { try read { try $0.runs(limit: limit) } }
+    package func runs(limit: Int? = nil) throws -> [BenchRun] { try read { try $0.runs(limit: limit) } }
 
     /// Results, filtered by run, job and tool when given; oldest run first.
-    public func results(runID: Int? = nil, job: String? = nil, tool: String? = nil) throws -> [BenchResult] {
+    package func results(runID: Int? = nil, job: String? = nil, tool: String? = nil) throws -> [BenchResult] {
         try read { try $0.results(runID: runID, job: job, tool: tool) }
     }
 
     /// Every run (newest first) and every result (oldest run first), in one snapshot.
-    public func runsAndResults() throws -> (runs: [BenchRun], results: [BenchResult]) {
+    package func runsAndResults() throws -> (runs: [BenchRun], results: [BenchResult]) {
         try read { tables in (try tables.runs(), try tables.results()) }
     }
 
     /// The schema version (`PRAGMA user_version`).
-    public func schemaVersion() throws -> Int {
+    package func schemaVersion() throws -> Int {
         try connection.transaction(write: false) { try $0.dialect.schemaVersion($0) }
     }
 }

@@ -1,30 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One measurement of a benchmark run: one tool on one job.
-public struct BenchResult: Sendable, Hashable, Codable {
+package struct BenchResult: Sendable, Hashable, Codable {
     /// The run it belongs to (0 before it is stored).
-    public var runID: Int
+    package var runID: Int
     /// The job, e.g. `jpeg-fill-88`.
-    public var job: String
+    package var job: String
     /// The tool, e.g. `thumbkit` or `vipsthumbnail`.
-    public var tool: String
+    package var tool: String
     /// Images per second.
-    public var imagesPerSecond: Double
+    package var imagesPerSecond: Double
     /// Source megapixels per second.
-    public var megapixelsPerSecond: Double
+    package var megapixelsPerSecond: Double
     /// Median wall time of the repetitions, in seconds.
-    public var wallMedianSeconds: Double
+    package var wallMedianSeconds: Double
     /// Peak resident set size in bytes.
-    public var peakRSSBytes: Int
+    package var peakRSSBytes: Int
     /// Mean SSIM against the reference, when measured.
-    public var ssim: Double?
+    package var ssim: Double?
     /// The identity of the pictures measured (``BenchReport/Job/corpusDigest``); empty for a
     /// result saved before it was recorded, which is comparable with no other.
-    public var corpusDigest: String
+    package var corpusDigest: String
     /// Images per timed run (0 when not recorded).
-    public var images: Int
+    package var images: Int
     /// Timed runs the median comes from (0 when not recorded).
-    public var timedRuns: Int
+    package var timedRuns: Int
 
-    public init(
+    package init(
         runID: Int = 0, job: String, tool: String, imagesPerSecond: Double, megapixelsPerSecond: Double,
         wallMedianSeconds: Double, peakRSSBytes: Int, ssim: Double? = nil, corpusDigest: String = "",
         images: Int = 0, timedRuns: Int = 0
@@ -46,7 +47,7 @@ public struct BenchResult: Sendable, Hashable, Codable {
 extension BenchResult {
     /// Whether `other` measured the same thing: same job and tool, same known corpus digest,
     /// same image count and same number of timed runs.
-    public func isComparable(with other: BenchResult) -> Bool {
+    package func isComparable(with other: BenchResult) -> Bool {
         !corpusDigest.isEmpty && corpusDigest == other.corpusDigest && job == other.job && tool == other.tool
             && images == other.images && timedRuns == other.timedRuns
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The width the bench's tables are fitted to (`bench`, `bench history`, `bench show`).
 ///
 /// On a terminal: `COLUMNS` when it holds a positive number, else the terminal's own width

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `thumbkit catalog`: the records (bugs, foods, categories) and their outputs.
 enum CatalogCommand: CommandGroup {
     static let spec = CommandSpec(

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKitCatalog
 
@@ -6,7 +7,8 @@ enum CatalogSetImageCommand: Command {
     static let spec = CommandSpec(
         name: "set-image", abstract: "Change a record's picture, remake its outputs and delete the old ones.",
         discussion: """
-            PATH must be a PNG or JPEG file that decodes within the limits (checked as 'watch' \
+            PATH must be a PNG, JPEG, WebP, HEIC or AVIF file that decodes within the limits \
+            (checked as 'watch' \
             checks an inbox file); it is hashed and stored as an absolute path. A picture that \
             fails the check changes nothing (the old picture and outputs stay) and exits 1 with \
             the reason. The record's outputs are built again from it right away and the old \

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// The encoding option group: the output format and every encoder setting (`--format`,
@@ -7,10 +8,13 @@ import ThumbKit
 /// `thumb` is the one command that encodes with settings from the command line; the catalog
 /// commands encode with the settings of their recipes, which the recipe file declares.
 enum EncodingOptions {
-    /// `--format`: nil means "from the output name".
-    static let format: OptionKey<ImageFormat?> = .choice(
-        "format", valueName: "format", of: ImageFormat.self,
-        help: "Output format (default: from the template's extension).")
+    /// `--format`: nil means "from the output name". Only the formats ThumbKit writes are
+    /// listed and accepted (HEIC is read, not written).
+    static let format = OptionKey<ImageFormat?>(
+        spec: .value(
+            "format", valueName: "format", help: "Output format (default: from the template's extension).",
+            allowedValues: ImageFormat.allCases.filter(\.isWritable).map(\.rawValue))
+    ) { arguments throws(UsageError) in try arguments.choice("format", as: ImageFormat.self) }
     /// `-q N`: nil means the format's own default.
     static let quality: OptionKey<Int?> = .integer(
         "quality", short: "q", in: 1...100, defaultHelp: "85 JPEG, 80 WebP, 50 AVIF",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// The limits option group: one declaration of `--max-pixels`, `--max-dimension`,

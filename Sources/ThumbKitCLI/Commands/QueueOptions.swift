@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKitCatalog
 
 /// Options of the commands that build through the build queue (`build`, `worker`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// The options of `thumbkit thumb`, each with its type, range and default (the limits and

@@ -1,17 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
 
 /// `thumbkit thumb`: thumbnails of files and folders, in parallel, written atomically.
 enum ThumbCommand: Command {
     static let spec = CommandSpec(
-        name: "thumb", abstract: "Make thumbnails of PNG and JPEG files.",
+        name: "thumb", abstract: "Make thumbnails of \(ImageFormat.readableNames("and")) files.",
         discussion: """
             Each input is decoded once (JPEGs at the smallest DCT scale that keeps twice the \
             output's detail), turned upright by its EXIF orientation, resized into the box and \
             written through a temporary name. In TEMPLATE, %s is the input's name without its \
             extension, %d its sub-folder below the folder argument (empty at the top; with -r, \
-            'thumbs/%d/%s.jpg' mirrors the tree), and the extension (jpg, jpeg, jpe or png) picks \
-            the format; with --scales the @2x/@3x suffix goes before the extension. An input '-' \
+            'thumbs/%d/%s.jpg' mirrors the tree), and the extension (jpg, jpeg, jpe, png, webp or \
+            avif) picks the format; with --scales the @2x/@3x suffix goes before the extension. An input '-' \
             is read from stdin (named 'stdin'), and '-o -' writes the one output to stdout (needs \
             --format). No output may be any input of the batch, and no two inputs may share an \
             output; such a file fails and the batch goes on. An input that is the template's \

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every top-level `thumbkit` command, in the order `thumbkit --help` lists them.
-public enum ThumbKitCommands {
-    public static let all: [any Command.Type] = [
+enum ThumbKitCommands {
+    static let all: [any Command.Type] = [
         ThumbCommand.self, CatalogCommand.self, BuildCommand.self, WorkerCommand.self, SiteCommand.self,
         WatchCommand.self,
         BenchCommand.self, CompareCommand.self, DemoCommand.self,

@@ -1,9 +1,10 @@
-/// The program's name and version, printed by `thumbkit --version` as `thumbkit 0.1.0`.
-public enum VersionInfo {
+// SPDX-License-Identifier: Apache-2.0
+/// The program's name and version, printed by `thumbkit --version` as `thumbkit 0.2.0`.
+enum VersionInfo {
     /// The executable's name, used as the prefix of every message (`thumbkit: error: …`).
-    public static let programName = "thumbkit"
+    static let programName = "thumbkit"
     /// Semantic version of the command-line interface and library.
-    public static let version = "0.1.0"
-    /// `thumbkit 0.1.0`: the whole `--version` output (without newline).
-    public static var versionLine: String { "\(programName) \(version)" }
+    static let version = "0.2.0"
+    /// `thumbkit 0.2.0`: the whole `--version` output (without newline).
+    static var versionLine: String { "\(programName) \(version)" }
 }

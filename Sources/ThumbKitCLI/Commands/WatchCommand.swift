@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 import Foundation
 import ThumbKit
@@ -13,9 +14,10 @@ enum WatchCommand: Command {
     static let spec = CommandSpec(
         name: "watch", abstract: "Turn a folder into an inbox: dropped images become records with their outputs.",
         discussion: """
-            DIR/bugs/<title>.png|jpg makes or updates the bug with that title (its rating from \
+            DIR/bugs/<title>.<image> (png, jpg, jpeg, webp, heic, heif or avif) makes or updates \
+            the bug with that title (its rating from \
             DIR/bugs/<title>.json, such as {"rating": 3.5}, when present); \
-            DIR/foods/<category>/<name>.png|jpg makes or updates that food, and the category if \
+            DIR/foods/<category>/<name>.<image> makes or updates that food, and the category if \
             it is new. A file is taken once it has been closed or renamed in and its size and \
             modification time have not changed for --settle seconds; temporary names (dot-files, \
             *.part, *.tmp, *.crdownload) wait until renamed. Each file is processed once (its \

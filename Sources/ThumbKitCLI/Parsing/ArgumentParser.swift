@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Walks a command line against a tree of ``CommandSpec``s.
 ///
 /// Accepted forms (everything else is a ``UsageError`` quoting the token):
@@ -17,9 +18,9 @@
 ///   subcommand, whole; `-h`, `--help` and `help` there still ask for the group's help.
 /// - `-h` / `--help` anywhere before `--` asks for help on the command reached so far, even when
 ///   an earlier token was wrong.
-public struct ArgumentParser: Sendable {
+struct ArgumentParser: Sendable {
     /// What the command line asks for.
-    public enum Outcome: Sendable, Hashable {
+    enum Outcome: Sendable, Hashable {
         /// Run the selected command with these arguments.
         case run(ParsedArguments)
         /// Print help for this command (full name such as `thumbkit catalog import`).
@@ -35,15 +36,15 @@ public struct ArgumentParser: Sendable {
     }
 
     /// The root command; its name is the program name (`thumbkit`).
-    public let root: CommandSpec
+    let root: CommandSpec
 
     /// A parser for the tree under `root`.
-    public init(root: CommandSpec) {
+    init(root: CommandSpec) {
         self.root = root
     }
 
     /// Parses `arguments` (without the program name).
-    public func parse(_ arguments: [String]) throws(UsageError) -> Outcome {
+    func parse(_ arguments: [String]) throws(UsageError) -> Outcome {
         do throws(Failure) {
             return try parseWithContext(arguments)
         } catch {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// The 148 named colours of CSS (CSS Color Module Level 4, `aliceblue` to `yellowgreen`, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything the parser and the help text know about one command: plain data, in the manner of
 /// swift-argument-parser's `CommandConfiguration`.
 ///
@@ -8,20 +9,20 @@
 /// none of the group's subcommands is then that subcommand's.
 ///
 /// `-h` and `--help` are implicit on every command and cannot be declared.
-public struct CommandSpec: Sendable, Hashable {
+struct CommandSpec: Sendable, Hashable {
     /// One positional argument: `<input>`, `[<output>]` or `<input> ...`.
-    public struct Positional: Sendable, Hashable {
+    struct Positional: Sendable, Hashable {
         /// Name shown in help (`<input>`) and key for ``ParsedArguments/argument(_:)``.
-        public let name: String
+        let name: String
         /// One-sentence help text.
-        public let help: String
+        let help: String
         /// Takes every remaining positional token (only the last positional may).
-        public let isVariadic: Bool
+        let isVariadic: Bool
         /// Missing required positionals are a ``UsageError/missingArgument(_:)``.
-        public let isRequired: Bool
+        let isRequired: Bool
 
         /// Declares a positional argument.
-        public init(name: String, help: String, isVariadic: Bool = false, isRequired: Bool = true) {
+        init(name: String, help: String, isVariadic: Bool = false, isRequired: Bool = true) {
             precondition(!name.isEmpty, "A positional argument needs a name.")
             self.name = name
             self.help = help
@@ -30,43 +31,43 @@ public struct CommandSpec: Sendable, Hashable {
         }
 
         /// A required single positional.
-        public static func required(_ name: String, help: String) -> Positional {
+        static func required(_ name: String, help: String) -> Positional {
             Positional(name: name, help: help)
         }
 
         /// An optional single positional.
-        public static func optional(_ name: String, help: String) -> Positional {
+        static func optional(_ name: String, help: String) -> Positional {
             Positional(name: name, help: help, isRequired: false)
         }
 
         /// A positional that takes all remaining tokens; at least one when `required`.
-        public static func variadic(_ name: String, help: String, required: Bool = true) -> Positional {
+        static func variadic(_ name: String, help: String, required: Bool = true) -> Positional {
             Positional(name: name, help: help, isVariadic: true, isRequired: required)
         }
     }
 
     /// The word that selects the command (`thumb`); for the root, the program name.
-    public let name: String
+    let name: String
     /// One line shown after `OVERVIEW:` and in the parent's SUBCOMMANDS list.
-    public let abstract: String
+    let abstract: String
     /// Longer text shown under the overview. Paragraphs are separated by blank lines and wrapped;
     /// lines that start with a space (examples) are kept as written.
-    public let discussion: String
+    let discussion: String
     /// Positional arguments, in order.
-    public let positionals: [Positional]
+    let positionals: [Positional]
     /// Named options, in help order (`-h, --help` is appended implicitly).
-    public let options: [OptionSpec]
+    let options: [OptionSpec]
     /// The typed reads of ``options``, run once by ``checkValues(_:)`` before the command runs.
     let checks: OptionChecks
     /// Nested commands (`thumbkit catalog import`); empty for a leaf.
-    public let subcommands: [CommandSpec]
+    let subcommands: [CommandSpec]
     /// The subcommand a group runs when the command line names none of them (swift-argument-
     /// parser's `defaultSubcommand`); nil: naming one is required.
-    public let defaultSubcommand: String?
+    let defaultSubcommand: String?
 
     /// Declares a command. Checks the table with messaged preconditions (duplicate names,
     /// a variadic positional that is not last, positionals on a group…).
-    public init(
+    init(
         name: String, abstract: String, discussion: String = "",
         positionals: [Positional] = [], options declarations: [any OptionDeclaration] = [],
         subcommands: [CommandSpec] = [], defaultSubcommand: String? = nil
@@ -121,20 +122,20 @@ public struct CommandSpec: Sendable, Hashable {
     }
 
     /// Whether this command is a group that dispatches to subcommands.
-    public var isGroup: Bool { !subcommands.isEmpty }
+    var isGroup: Bool { !subcommands.isEmpty }
 
     /// The declared option with this long name.
-    public func option(long: String) -> OptionSpec? {
+    func option(long: String) -> OptionSpec? {
         options.first { $0.long == long }
     }
 
     /// The declared option with this short name.
-    public func option(short: Character) -> OptionSpec? {
+    func option(short: Character) -> OptionSpec? {
         options.first { $0.short == short }
     }
 
     /// The direct subcommand with this name.
-    public func subcommand(named name: String) -> CommandSpec? {
+    func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
     }
 
@@ -147,7 +148,7 @@ public struct CommandSpec: Sendable, Hashable {
 
     /// Reads every typed option of `arguments` once, so a value out of range or of the wrong
     /// form is a usage error before the command starts, whichever options its `run` reaches.
-    public func checkValues(_ arguments: ParsedArguments) throws(UsageError) {
+    func checkValues(_ arguments: ParsedArguments) throws(UsageError) {
         for declaration in checks.declarations { try declaration.check(arguments) }
     }
 }

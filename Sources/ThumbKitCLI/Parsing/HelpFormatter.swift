@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Renders help from the same ``CommandSpec`` that drives parsing, so help cannot drift:
 ///
 /// ```
@@ -20,24 +21,24 @@
 ///
 /// Text is word-wrapped to ``width`` columns; help text starts at column ``labelColumn``
 /// (or on the next line when the label is too long). Words longer than a line are not broken.
-public struct HelpFormatter: Sendable {
+struct HelpFormatter: Sendable {
     /// Column at which the help text of ARGUMENTS / OPTIONS / SUBCOMMANDS rows starts.
-    public static let labelColumn = 26
+    static let labelColumn = 26
     /// Help text for the implicit `-h, --help`.
-    public static let helpOptionText = "Show help information."
+    static let helpOptionText = "Show help information."
 
     /// Maximum line length (lines hold at least one word, so a very long word may exceed it).
-    public let width: Int
+    let width: Int
 
     /// A formatter wrapping to `width` columns (80 by default).
-    public init(width: Int = 80) {
+    init(width: Int = 80) {
         precondition(width > Self.labelColumn, "Help width must exceed the label column.")
         self.width = width
     }
 
     /// The full help text for `spec`, named `commandName` (`thumbkit catalog import`), ending in
     /// a newline.
-    public func help(for spec: CommandSpec, commandName: String) -> String {
+    func help(for spec: CommandSpec, commandName: String) -> String {
         var sections: [[String]] = []
         if !spec.abstract.isEmpty {
             sections.append(wrap(words(spec.abstract), first: "OVERVIEW: ", rest: ""))
@@ -61,7 +62,7 @@ public struct HelpFormatter: Sendable {
     }
 
     /// The usage line(s), starting `USAGE: ` (no final newline); also printed after usage errors.
-    public func usage(for spec: CommandSpec, commandName: String) -> String {
+    func usage(for spec: CommandSpec, commandName: String) -> String {
         var units = [commandName]
         if spec.isGroup {
             units.append(spec.defaultSubcommand == nil ? "<subcommand>" : "[<subcommand>]")

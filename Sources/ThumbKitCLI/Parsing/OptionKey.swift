@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A typed option: its ``OptionSpec`` (name, help, default, the range shown in help) and how its
 /// text becomes a `Value`, declared once and read back as `try arguments[key]`.
 ///
@@ -13,13 +14,13 @@
 /// optional and nil when the option is absent. A value that does not parse, or is out of the
 /// declared range, is a ``UsageError`` naming `--long`, thrown before the command's `run` starts
 /// (the framework reads every key of a command once, see ``CommandSpec/checkValues(_:)``).
-public struct OptionKey<Value>: Sendable {
+struct OptionKey<Value>: Sendable {
     /// What the parser and the help see.
-    public let spec: OptionSpec
+    let spec: OptionSpec
     private let read: @Sendable (ParsedArguments) throws(UsageError) -> Value
 
     /// A key with a hand-written reader; prefer the typed constructors.
-    public init(spec: OptionSpec, read: @escaping @Sendable (ParsedArguments) throws(UsageError) -> Value) {
+    init(spec: OptionSpec, read: @escaping @Sendable (ParsedArguments) throws(UsageError) -> Value) {
         self.spec = spec
         self.read = read
     }
@@ -30,7 +31,7 @@ public struct OptionKey<Value>: Sendable {
 
 /// Anything that declares one option of a command: a typed ``OptionKey`` or a plain
 /// ``OptionSpec``. ``CommandSpec`` takes a list of them.
-public protocol OptionDeclaration: Sendable {
+protocol OptionDeclaration: Sendable {
     /// The option as the parser and the help see it.
     var spec: OptionSpec { get }
     /// Throws the ``UsageError`` a read of this option would throw (nothing for a plain spec).
@@ -39,20 +40,20 @@ public protocol OptionDeclaration: Sendable {
 
 extension OptionSpec: OptionDeclaration {
     /// The spec itself.
-    public var spec: OptionSpec { self }
+    var spec: OptionSpec { self }
     /// A plain spec has no typed reader, so nothing to check beyond what the parser did.
-    public func check(_ arguments: ParsedArguments) throws(UsageError) {}
+    func check(_ arguments: ParsedArguments) throws(UsageError) {}
 }
 
 /// The plain constructors in a list of declarations: `options: [.flag("dry-run", help: …), Self.size]`.
 extension OptionDeclaration where Self == OptionSpec {
     /// ``OptionSpec/flag(_:short:help:)``.
-    public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
+    static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec.flag(long, short: short, help: help)
     }
 
     /// ``OptionSpec/value(_:short:valueName:help:default:defaultHelp:allowedValues:)``.
-    public static func value(
+    static func value(
         _ long: String, short: Character? = nil, valueName: String = "value", help: String,
         default defaultValue: String? = nil, defaultHelp: String? = nil, allowedValues: [String]? = nil
     ) -> OptionSpec {
@@ -62,7 +63,7 @@ extension OptionDeclaration where Self == OptionSpec {
     }
 
     /// ``OptionSpec/repeated(_:short:valueName:help:allowedValues:)``.
-    public static func repeated(
+    static func repeated(
         _ long: String, short: Character? = nil, valueName: String = "value", help: String,
         allowedValues: [String]? = nil
     ) -> OptionSpec {
@@ -70,7 +71,7 @@ extension OptionDeclaration where Self == OptionSpec {
     }
 
     /// ``OptionSpec/choice(_:short:valueName:of:default:help:)``.
-    public static func choice<T: RawRepresentable & CaseIterable>(
+    static func choice<T: RawRepresentable & CaseIterable>(
         _ long: String, short: Character? = nil, valueName: String = "mode", of type: T.Type,
         default defaultValue: T? = nil, help: String
     ) -> OptionSpec where T.RawValue == String {
@@ -80,12 +81,12 @@ extension OptionDeclaration where Self == OptionSpec {
 
 extension OptionKey: OptionDeclaration {
     /// Reads the value and drops it.
-    public func check(_ arguments: ParsedArguments) throws(UsageError) { _ = try value(in: arguments) }
+    func check(_ arguments: ParsedArguments) throws(UsageError) { _ = try value(in: arguments) }
 }
 
 extension ParsedArguments {
     /// The typed value of `key`, which must be an option of this command.
-    public subscript<Value>(key: OptionKey<Value>) -> Value {
+    subscript<Value>(key: OptionKey<Value>) -> Value {
         get throws(UsageError) { try key.value(in: self) }
     }
 }
@@ -94,14 +95,14 @@ extension ParsedArguments {
 
 extension OptionKey where Value == Bool {
     /// Present or not: `--linear`.
-    public static func flag(_ long: String, short: Character? = nil, help: String) -> Self {
+    static func flag(_ long: String, short: Character? = nil, help: String) -> Self {
         Self(spec: .flag(long, short: short, help: help)) { $0.flag(long) }
     }
 }
 
 extension OptionKey where Value == String {
     /// Text, with a default.
-    public static func text(
+    static func text(
         _ long: String, short: Character? = nil, valueName: String = "value", default defaultValue: String,
         help: String
     ) -> Self {
@@ -113,7 +114,7 @@ extension OptionKey where Value == String {
 
 extension OptionKey where Value == String? {
     /// Text, nil when absent; `defaultHelp` says in help what absence means.
-    public static func text(
+    static func text(
         _ long: String, short: Character? = nil, valueName: String = "value", defaultHelp: String? = nil,
         help: String
     ) -> Self {
@@ -125,7 +126,7 @@ extension OptionKey where Value == String? {
 
 extension OptionKey where Value == [String] {
     /// Every value of an option that may be given many times, in order.
-    public static func repeated(
+    static func repeated(
         _ long: String, short: Character? = nil, valueName: String = "value", help: String,
         allowedValues: [String]? = nil
     ) -> Self {
@@ -139,7 +140,7 @@ extension OptionKey where Value == [String] {
 
 extension OptionKey where Value == Int {
     /// A whole number within `range`, with a default; help shows both.
-    public static func integer(
+    static func integer(
         _ long: String, short: Character? = nil, valueName: String = "n", in range: ClosedRange<Int>,
         default defaultValue: Int, help: String
     ) -> Self {
@@ -153,7 +154,7 @@ extension OptionKey where Value == Int {
 
 extension OptionKey where Value == Int? {
     /// A whole number within `range`, nil when absent; `defaultHelp` says what absence means.
-    public static func integer(
+    static func integer(
         _ long: String, short: Character? = nil, valueName: String = "n", in range: ClosedRange<Int>,
         defaultHelp: String? = nil, help: String
     ) -> Self {
@@ -165,7 +166,7 @@ extension OptionKey where Value == Int? {
 
 extension OptionKey where Value == Double {
     /// A finite number within `range`, with a default; help shows both.
-    public static func number(
+    static func number(
         _ long: String, valueName: String = "x", in range: ClosedRange<Double>, default defaultValue: Double,
         help: String
     ) -> Self {
@@ -179,7 +180,7 @@ extension OptionKey where Value == Double {
 
 extension OptionKey where Value == Double? {
     /// A finite number within `range`, nil when absent.
-    public static func number(
+    static func number(
         _ long: String, valueName: String = "x", in range: ClosedRange<Double>, defaultHelp: String? = nil,
         help: String
     ) -> Self {
@@ -193,7 +194,7 @@ extension OptionKey where Value == Double? {
 
 extension OptionKey where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
     /// One case of a `String` enum, with a default; help lists the cases.
-    public static func choice(
+    static func choice(
         _ long: String, short: Character? = nil, valueName: String = "mode", default defaultValue: Value,
         help: String
     ) -> Self {
@@ -205,7 +206,7 @@ extension OptionKey where Value: RawRepresentable & CaseIterable & Sendable, Val
 
 extension OptionKey {
     /// One case of a `String` enum, nil when absent.
-    public static func choice<Wrapped>(
+    static func choice<Wrapped>(
         _ long: String, short: Character? = nil, valueName: String = "mode", of type: Wrapped.Type,
         help: String
     ) -> Self
@@ -217,7 +218,7 @@ extension OptionKey {
 
     /// A value of any type: the text (the default when absent) goes through `parse`, which throws
     /// a ``UsageError`` for text it refuses. For `WxH` boxes, colours, `K/N` shards.
-    public static func parsed(
+    static func parsed(
         _ spec: OptionSpec, _ parse: @escaping @Sendable (String) throws(UsageError) -> Value
     ) -> Self where Value: Sendable {
         precondition(spec.kind == .value && spec.defaultValue != nil, "'--\(spec.long)' needs a default.")
@@ -225,7 +226,7 @@ extension OptionKey {
     }
 
     /// Like ``parsed(_:_:)``, nil when the option is absent and has no default.
-    public static func parsedIfPresent<Wrapped: Sendable>(
+    static func parsedIfPresent<Wrapped: Sendable>(
         _ spec: OptionSpec, _ parse: @escaping @Sendable (String) throws(UsageError) -> Wrapped
     ) -> Self where Value == Wrapped? {
         precondition(spec.kind == .value, "'--\(spec.long)' must take one value.")
@@ -250,7 +251,7 @@ extension ParsedArguments {
 
 extension OptionKey {
     /// A key that reads this one's value and transforms it (`?? activeProcessorCount`).
-    public func map<T>(_ transform: @escaping @Sendable (Value) -> T) -> OptionKey<T> {
+    func map<T>(_ transform: @escaping @Sendable (Value) -> T) -> OptionKey<T> {
         let read = self.read
         return OptionKey<T>(spec: spec) { arguments throws(UsageError) in transform(try read(arguments)) }
     }
@@ -258,5 +259,5 @@ extension OptionKey {
 
 extension ParsedArguments {
     /// Whether `key` was given on the command line (as opposed to defaulted).
-    public func isPresent<Value>(_ key: OptionKey<Value>) -> Bool { isPresent(key.spec.long) }
+    func isPresent<Value>(_ key: OptionKey<Value>) -> Bool { isPresent(key.spec.long) }
 }

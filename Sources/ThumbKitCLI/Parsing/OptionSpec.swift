@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One named option of a command: `--quality 85`, `-s 88x88`, `--linear`, `--job a --job b`.
 ///
 /// The same value drives parsing (``ArgumentParser``), typed access (``ParsedArguments``) and
@@ -9,9 +10,9 @@
 /// .flag("linear", help: "Resize in linear light.")
 /// .repeated("job", short: "j", valueName: "name", help: "Recipe to run.")
 /// ```
-public struct OptionSpec: Sendable, Hashable {
+struct OptionSpec: Sendable, Hashable {
     /// How many values an option takes.
-    public enum Kind: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         /// Takes no value; present or not (`--linear`).
         case flag
         /// Takes one value (`--quality 85`); given twice, the last one wins.
@@ -21,29 +22,29 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// Long name without dashes (`quality` for `--quality`); also the key for ``ParsedArguments``.
-    public let long: String
+    let long: String
     /// Optional one-character short name (`q` for `-q`).
-    public let short: Character?
+    let short: Character?
     /// Name of the value in help (`<n>`); unused for flags.
-    public let valueName: String
+    let valueName: String
     /// One-sentence help text.
-    public let help: String
+    let help: String
     /// Value used when the option is absent, shown in help as `(default: …)`.
-    public let defaultValue: String?
+    let defaultValue: String?
     /// Help-only description of the default when there is no literal one
     /// (`(default: next to each input)`); never parsed.
-    public let defaultHelp: String?
+    let defaultHelp: String?
     /// Flag, single value or repeated.
-    public let kind: Kind
+    let kind: Kind
     /// When set, the only values accepted (checked while parsing, listed in help).
-    public let allowedValues: [String]?
+    let allowedValues: [String]?
     /// The range a typed key accepts, shown in help as `(range: 1 to 100; …)`; set by
     /// ``OptionKey``'s number constructors through ``withRange(_:)``.
-    public private(set) var rangeHelp: String?
+    private(set) var rangeHelp: String?
 
     /// Declares an option. Prefer the ``flag(_:short:help:)``, ``value(_:short:valueName:help:default:defaultHelp:allowedValues:)``,
     /// ``repeated(_:short:valueName:help:allowedValues:)`` and ``choice(_:short:valueName:of:default:help:)`` shorthands.
-    public init(
+    init(
         long: String, short: Character? = nil, valueName: String = "value", help: String,
         defaultValue: String? = nil, defaultHelp: String? = nil, kind: Kind,
         allowedValues: [String]? = nil
@@ -72,12 +73,12 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// A flag: `--linear`, or `-l` when `short` is given.
-    public static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
+    static func flag(_ long: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(long: long, short: short, help: help, kind: .flag)
     }
 
     /// An option with one value; `default` is used when it is absent and shown in help.
-    public static func value(
+    static func value(
         _ long: String, short: Character? = nil, valueName: String = "value", help: String,
         default defaultValue: String? = nil, defaultHelp: String? = nil,
         allowedValues: [String]? = nil
@@ -88,7 +89,7 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// An option that may be given many times; ``ParsedArguments/values(_:)`` returns them in order.
-    public static func repeated(
+    static func repeated(
         _ long: String, short: Character? = nil, valueName: String = "value", help: String,
         allowedValues: [String]? = nil
     ) -> OptionSpec {
@@ -99,7 +100,7 @@ public struct OptionSpec: Sendable, Hashable {
 
     /// A single-value option whose allowed values are the raw values of a `String` enum, so help
     /// and validation follow the enum. Read it back with ``ParsedArguments/choice(_:as:)``.
-    public static func choice<T: RawRepresentable & CaseIterable>(
+    static func choice<T: RawRepresentable & CaseIterable>(
         _ long: String, short: Character? = nil, valueName: String = "mode", of type: T.Type,
         default defaultValue: T? = nil, help: String
     ) -> OptionSpec where T.RawValue == String {
@@ -110,20 +111,20 @@ public struct OptionSpec: Sendable, Hashable {
     }
 
     /// A copy whose help shows `range` (`1 to 100`).
-    public func withRange(_ range: String) -> OptionSpec {
+    func withRange(_ range: String) -> OptionSpec {
         var copy = self
         copy.rangeHelp = range
         return copy
     }
 
     /// `--long`, the canonical spelling used in error messages.
-    public var displayName: String { "--\(long)" }
+    var displayName: String { "--\(long)" }
 
     /// Whether the option is left out of help and "did you mean" suggestions: a long name that
     /// starts with `_` (`--_disk-full-after`) marks a test seam of the real binary, documented
     /// where it is declared, not for users.
-    public var isHidden: Bool { long.hasPrefix("_") }
+    var isHidden: Bool { long.hasPrefix("_") }
 
     /// Whether the option consumes a value.
-    public var takesValue: Bool { kind != .flag }
+    var takesValue: Bool { kind != .flag }
 }

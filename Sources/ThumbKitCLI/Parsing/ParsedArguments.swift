@@ -1,42 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The result of parsing one command line against a ``CommandSpec``: raw and typed access by
 /// long option name or positional name.
 ///
 /// Asking for a name the spec does not declare (or a flag as a value) is a programming error
 /// and stops with a messaged precondition, so a typo in a command shows up in its first test.
 /// Typed helpers throw ``UsageError/invalidValue(option:value:reason:)`` naming `--long`.
-public struct ParsedArguments: Sendable, Hashable {
+struct ParsedArguments: Sendable, Hashable {
     /// A `WxH` size from ``size(_:)``.
-    public struct Size: Sendable, Hashable, CustomStringConvertible {
+    struct Size: Sendable, Hashable, CustomStringConvertible {
         /// Width in pixels, at least 1.
-        public let width: Int
+        let width: Int
         /// Height in pixels, at least 1.
-        public let height: Int
+        let height: Int
 
         /// A size; both sides must be at least 1.
-        public init(width: Int, height: Int) {
+        init(width: Int, height: Int) {
             precondition(width > 0 && height > 0, "Size sides must be positive.")
             self.width = width
             self.height = height
         }
 
         /// `88x88`.
-        public var description: String { "\(width)x\(height)" }
+        var description: String { "\(width)x\(height)" }
     }
 
     /// The spec of the command that was selected (the leaf, or a group run with its own flags).
-    public let spec: CommandSpec
+    let spec: CommandSpec
     /// Subcommand names below the root (`["catalog", "import"]`); empty for the root itself.
-    public let commandPath: [String]
+    let commandPath: [String]
     /// Full name for messages (`thumbkit catalog import`).
-    public let commandName: String
+    let commandName: String
     /// Every positional token, in order (after `--` too).
-    public let positionals: [String]
+    let positionals: [String]
     let flagCounts: [String: Int]
     let optionValues: [String: [String]]
     let positionalValues: [String: [String]]
 
     /// Builds a result directly (the parser does this; tests of a command's `run` may too).
-    public init(
+    init(
         spec: CommandSpec, commandPath: [String], commandName: String, positionals: [String],
         flagCounts: [String: Int] = [:], optionValues: [String: [String]] = [:],
         positionalValues: [String: [String]] = [:]
@@ -53,17 +54,17 @@ public struct ParsedArguments: Sendable, Hashable {
     // MARK: Raw access
 
     /// Whether the flag was given.
-    public func flag(_ name: String) -> Bool { flagCount(name) > 0 }
+    func flag(_ name: String) -> Bool { flagCount(name) > 0 }
 
     /// How many times the flag was given (`-vvv` is 3).
-    public func flagCount(_ name: String) -> Int {
+    func flagCount(_ name: String) -> Int {
         let option = declared(name)
         precondition(option.kind == .flag, "'--\(name)' of '\(commandName)' is not a flag.")
         return flagCounts[name, default: 0]
     }
 
     /// The value of a single-value option (the last one given), else its default, else nil.
-    public func value(_ name: String) -> String? {
+    func value(_ name: String) -> String? {
         let option = declared(name)
         precondition(option.kind == .value, "'--\(name)' of '\(commandName)' is not a single-value option.")
         return optionValues[name]?.last ?? option.defaultValue
@@ -71,7 +72,7 @@ public struct ParsedArguments: Sendable, Hashable {
 
     /// Every value of a repeated option, in the order given; `[default]` or `[]` when absent.
     /// On a single-value option: the effective value as a zero- or one-element array.
-    public func values(_ name: String) -> [String] {
+    func values(_ name: String) -> [String] {
         let option = declared(name)
         precondition(option.kind != .flag, "'--\(name)' of '\(commandName)' is a flag.")
         if option.kind == .value { return value(name).map { [$0] } ?? [] }
@@ -79,19 +80,19 @@ public struct ParsedArguments: Sendable, Hashable {
     }
 
     /// Whether the option was given on the command line (as opposed to defaulted).
-    public func isPresent(_ name: String) -> Bool {
+    func isPresent(_ name: String) -> Bool {
         let option = declared(name)
         return option.kind == .flag ? flagCounts[name, default: 0] > 0 : optionValues[name] != nil
     }
 
     /// The token of a single positional, nil when an optional one was not given.
-    public func argument(_ name: String) -> String? {
+    func argument(_ name: String) -> String? {
         precondition(declaredPositional(name).isVariadic == false, "'<\(name)>' is variadic; use arguments(_:).")
         return positionalValues[name]?.first
     }
 
     /// The tokens of a positional (all of them for a variadic one).
-    public func arguments(_ name: String) -> [String] {
+    func arguments(_ name: String) -> [String] {
         _ = declaredPositional(name)
         return positionalValues[name] ?? []
     }
@@ -99,7 +100,7 @@ public struct ParsedArguments: Sendable, Hashable {
     // MARK: Typed access
 
     /// The value as an integer, optionally within `range`; nil when absent without default.
-    public func int(_ name: String, in range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
+    func int(_ name: String, in range: ClosedRange<Int>? = nil) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         let reason = range.map(Self.describe)
         guard let number = Int(text) else { throw invalid(name, text, reason ?? "expected an integer") }
@@ -115,7 +116,7 @@ public struct ParsedArguments: Sendable, Hashable {
     }
 
     /// The value as a finite number, optionally within `range`; nil when absent without default.
-    public func double(_ name: String, in range: ClosedRange<Double>? = nil) throws(UsageError) -> Double? {
+    func double(_ name: String, in range: ClosedRange<Double>? = nil) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
         let reason = range.map { "expected a number from \($0.lowerBound) to \($0.upperBound)" }
         guard let number = Double(text), number.isFinite else {
@@ -127,7 +128,7 @@ public struct ParsedArguments: Sendable, Hashable {
 
     /// The value as a size: `WxH` (`88x88`, `640X480`), or a single number `N` meaning the
     /// square `NxN`. Both sides must be positive integers.
-    public func size(_ name: String) throws(UsageError) -> Size? {
+    func size(_ name: String) throws(UsageError) -> Size? {
         guard let text = value(name) else { return nil }
         guard let size = Self.parseSize(text) else {
             throw invalid(name, text, "expected WxH (such as 88x88) or N for an NxN square")
@@ -138,7 +139,7 @@ public struct ParsedArguments: Sendable, Hashable {
     /// The value(s) as a comma-separated list (`1,2,4` or `0.5,1.5`); for a repeated option, the
     /// lists of every occurrence joined in order. Spaces around items are ignored; empty items
     /// are not. `[]` when absent without default.
-    public func list<T: LosslessStringConvertible>(_ name: String, as type: T.Type = T.self) throws(UsageError) -> [T] {
+    func list<T: LosslessStringConvertible>(_ name: String, as type: T.Type = T.self) throws(UsageError) -> [T] {
         var result: [T] = []
         for text in values(name) {
             let items = text.split(separator: ",", omittingEmptySubsequences: false)
@@ -155,7 +156,7 @@ public struct ParsedArguments: Sendable, Hashable {
 
     /// The value as a case of a `String` enum (declare the option with
     /// ``OptionSpec/choice(_:short:valueName:of:default:help:)``); nil when absent without default.
-    public func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type = T.self) throws(UsageError)
+    func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type = T.self) throws(UsageError)
         -> T?
     where T.RawValue == String {
         guard let text = value(name) else { return nil }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// "Did you mean …": the known name closest to a mistyped one, by edit distance.
 enum Suggestion {
     /// The candidate nearest to `typed` (Levenshtein distance, case-insensitive), when it is

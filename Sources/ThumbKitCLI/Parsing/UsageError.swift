@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every way a command line can be wrong. Each case quotes the token involved, so the message
 /// can name it. The CLI prints `thumbkit: error: <description>`, the usage line and a pointer to
 /// `--help` on stderr, and exits 2 (``ExitCode/usage``).
 ///
 /// Commands may throw these from `run` too (the typed helpers of ``ParsedArguments`` do), and get
 /// the same treatment. Tests should match on the case, not the text.
-public enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
+enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An option that the command does not declare, as typed (`--foo`, `-x`).
     case unknownOption(String)
     /// An option that needs a value got none (`--quality` at the end). Canonical `--long` name.
@@ -23,7 +24,7 @@ public enum UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     case validationFailed(String)
 
     /// One lower-case line without a final period.
-    public var description: String {
+    var description: String {
         switch self {
         case .unknownOption(let token):
             return "unknown option '\(token)'"

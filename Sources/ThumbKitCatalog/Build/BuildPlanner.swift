@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// Turns records, recipes and the catalog's assets into `BuildUnit`s: what each record should

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What one `CatalogBuilder.build` did. Counts are of outputs (one file at one scale), except
 /// `failed`, which counts failures (one per record, rating icon set or logo that could not be
 /// made, each with its line in `failures`).

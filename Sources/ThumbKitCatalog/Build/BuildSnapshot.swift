@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a build reads from the catalog before it plans: the records it builds, the assets, and
 /// the output rows of those records (and of the app, whose rating strips a bug's rows point at).
 ///

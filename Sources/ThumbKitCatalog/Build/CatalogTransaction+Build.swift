@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogTransaction {
     /// Whether any output row has this path (shared files such as rating strips have several).
     public func isOutputPathReferenced(_ path: String) throws(CatalogError) -> Bool {

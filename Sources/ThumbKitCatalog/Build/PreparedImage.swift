@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// A new source picture checked and rendered once, before the catalog is touched, so that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// The catalog's rating icon files, read and hashed: the source of every rating strip.

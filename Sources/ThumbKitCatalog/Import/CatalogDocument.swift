@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The catalog as JSON: what `CatalogExporter` writes and `CatalogImporter` reads back.
 ///
 /// ```json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Writes the catalog as JSON (`CatalogDocument`): every category, bug and food with its id,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A batch of an import in a few statements rather than a few per record (issue 14, 3: 100,000
 /// records in seconds, on PostgreSQL too, where each statement is a round trip): the records'
 /// rows are looked up in one query per kind, the new ones added by multi-row inserts, and only

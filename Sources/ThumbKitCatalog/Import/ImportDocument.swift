@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The import file as read: every record is decoded on its own (`Lenient`), so one bad record
 /// is reported by position while the rest still go in. Names follow `CatalogDocument`.
 struct ImportDocument: Decodable {

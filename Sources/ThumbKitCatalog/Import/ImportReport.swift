@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What an import did, and each record it refused.
 public struct ImportReport: Sendable, Hashable {
     /// How many records of one kind were added, changed, or already as the file says.

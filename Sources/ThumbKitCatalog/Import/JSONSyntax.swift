@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A strict check of JSON syntax (RFC 8259, UTF-8) that says where and why a file is not JSON,
 /// in our own words: `line 3, column 14: a \uD83D escape is not followed by a low surrogate`.
 /// `JSONDecoder`'s own errors name Swift internals (`expectedLowSurrogateUTF8SequenceAfter…`),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// A named output that a kind of record needs: e.g. every bug gets a 44×44 pt list thumbnail at

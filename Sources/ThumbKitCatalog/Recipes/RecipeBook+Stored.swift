@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The recipe set a catalog remembers: the text of the last recipe file a build was given, kept

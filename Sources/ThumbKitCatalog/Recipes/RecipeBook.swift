@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The recipes a build makes, by name. `defaults` unless a `--recipes FILE` says otherwise.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The catalog-wide files a build uses besides record images (the `settings` table).
 public struct CatalogAssets: Sendable, Hashable, Codable {
     /// Rating icon for an empty star.

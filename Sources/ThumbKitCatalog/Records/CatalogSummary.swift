@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Counts and statistics for a `show` view.
 public struct CatalogSummary: Sendable, Hashable, Codable {
     /// Minimum, maximum and mean of a set of numbers.

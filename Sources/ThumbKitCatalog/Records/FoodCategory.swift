@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A food category. Categories are ordered by `position` (0 first).
 public struct FoodCategory: Sendable, Hashable, Codable, Identifiable {
     /// Row id.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A record's source image: where it is and the SHA-256 of its bytes when it was recorded.
 public struct ImageRef: Sendable, Hashable, Codable {
     /// The image's path (absolute when it came from an import).

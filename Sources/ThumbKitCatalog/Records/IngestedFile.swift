@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A file a watch folder has seen, keyed by (path, sha256) so a changed file is seen again.

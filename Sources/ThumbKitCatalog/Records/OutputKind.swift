@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What an output image is for (the `outputs.kind` column).
 public enum OutputKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A list-row thumbnail (fill).

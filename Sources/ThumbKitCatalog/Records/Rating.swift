@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A bug's rating: 0 to 5 in steps of 0.5 (0, zero stars, is the default). Stored exactly as a
 /// count of half stars, so equality and hashing never meet a rounding error.
 public struct Rating: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {

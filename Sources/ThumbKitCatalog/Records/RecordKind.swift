@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The kinds of record an output can belong to (the `outputs.record_kind` column).
 public enum RecordKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// A bug, keyed by title.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Names one record: its kind and row id. Prints as `bug 3`.
 public struct RecordRef: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The record's kind.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// The three pictures a rating strip is drawn from, decoded, in any sizes (each is fitted into

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 
 /// How rating strips look: five icons of `iconSize` points in a row, `spacing` points apart, on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The build queue's statements, for each SQL dialect the catalog speaks. Everything the queue
 /// does is here, so the one place where SQLite and PostgreSQL differ (how a claim takes its rows)
 /// sits side by side; the rest is plain SQL both accept. Parameters are `?` (PostgreSQL's

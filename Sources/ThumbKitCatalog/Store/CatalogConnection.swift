@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The small interface the store works through, implemented by `SQLiteConnection` and
 /// `PostgresConnection`: statements with `?` parameters, rows read by index, an insert that
 /// returns the new row id, and transactions with nested savepoints. `CatalogTransaction` and

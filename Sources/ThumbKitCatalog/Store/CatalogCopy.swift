@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Copies a whole catalog into an empty one, between backends or on one: every record with its
 /// id and times, every output row, the settings (the catalog's id too, so the copy owns the
 /// output folders the original claimed: a build of the copy with the same `--out` makes

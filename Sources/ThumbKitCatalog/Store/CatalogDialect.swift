@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every piece of SQL that differs between the two backends, in one place. The statements of
 /// `CatalogTransaction` are written once, in SQL both accept (`?` parameters, `ON CONFLICT …
 /// DO UPDATE`, `COALESCE(SUM(x), 0)` rather than SQLite's `TOTAL`); what cannot be written once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Where a catalog lives, as given to `--catalog`: an SQLite file, or a PostgreSQL database

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One result row, from either backend, with the same answers on both: NULL reads as 0, 0.0 or
 /// "", and text keeps its exact bytes. A `query` map closure reads its columns by index.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogSchema {
     /// Version 3: what each benchmark result measured, so the history compares only like with
     /// like: the corpus digest (file names, sizes and content hashes), the images per run and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogSchema {
     /// Version 4: the build queue that any number of workers share (docs/scale-out.md).
     ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogSchema {
     /// Version 7: a claim sequence for the build queue's fence.
     ///

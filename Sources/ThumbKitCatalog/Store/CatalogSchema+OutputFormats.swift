@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogSchema {
     /// Version 5: outputs may be WebP or AVIF, not only PNG and JPEG (recipes gained
     /// `"format": "webp"` and `"avif"`, but version 1's CHECK refused their rows, so such a

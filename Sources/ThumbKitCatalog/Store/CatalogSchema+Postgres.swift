@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The PostgreSQL spelling of the catalog's schema: migration *n* here makes the same tables,
 /// columns, constraints, indexes and triggers as SQLite migration *n* in `CatalogSchema` (the
 /// differences are listed on `CatalogDialect`). The version is kept in the one-row table

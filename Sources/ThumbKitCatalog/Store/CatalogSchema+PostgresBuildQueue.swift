@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogSchema {
     /// Version 4 on PostgreSQL: the build queue of SQLite's `migration4`, the same table and the
     /// same nine triggers (as PL/pgSQL trigger functions: `IS DISTINCT FROM` for `IS NOT`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogSchema {
     /// Version 8: indexes on the records' image hashes, so a build of one record can ask whether
     /// a file with other hard links is some record's source by its content

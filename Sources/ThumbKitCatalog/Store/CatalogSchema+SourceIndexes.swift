@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogSchema {
     /// Version 6: indexes on the records' image paths, so a build of one record can ask whether
     /// a file it would replace or remove is some record's source

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The catalog's schema as a list of forward migrations (`definition` runs them). Migration *n*
 /// (1-based) turns a database at `PRAGMA user_version` n−1 into one at n. They run in order, all
 /// pending ones in a single transaction, so a failure leaves the database at its old version.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogTransaction {
     /// The settings key of the catalog's id.
     static let catalogIDKey = "catalog_id"

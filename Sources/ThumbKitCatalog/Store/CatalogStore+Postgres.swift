@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogStore {
     /// Connects to the PostgreSQL catalog at `url` and readies it: the catalog is the URL's
     /// current schema (the first of `search_path` that exists). A schema with no tables gets a

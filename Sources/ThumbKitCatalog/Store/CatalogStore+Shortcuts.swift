@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// One-call versions of the common `CatalogTransaction` methods, each in its own transaction.

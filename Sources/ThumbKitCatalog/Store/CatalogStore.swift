@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The catalog database: one SQLite file (plus SQLite's own `-wal` and `-shm` files beside it;

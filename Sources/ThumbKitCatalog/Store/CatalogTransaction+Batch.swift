@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Many records read or added in a few statements: what `addBug` and `addFood` do one by one,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogTransaction {
     /// The value of a setting, or nil.
     public func setting(_ key: String) throws(CatalogError) -> String? {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension CatalogTransaction {
     /// Whether any bug or food has one of `paths` as its image (the rating icons and logo are
     /// not records: see `assets()`). Indexed (`bugs_image_path`, `foods_image_path`), so a build

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The handle a `CatalogStore.read` or `write` block works through. Every query and change the

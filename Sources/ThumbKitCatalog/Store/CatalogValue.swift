@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A value bound to a statement parameter, on either backend (`?` placeholders; PostgreSQL's
 /// connection numbers them, see `PostgresPlaceholders`).
 package enum CatalogValue {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One kind of ThumbKit database: its schema as lists of forward migrations (one list per
 /// backend) and what tells a database of this kind from any other. The catalog
 /// (`CatalogSchema.definition`) is one; ThumbKitBench's benchmark history is another. Both are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// One database connection that one thread at a time uses, always inside a transaction: the

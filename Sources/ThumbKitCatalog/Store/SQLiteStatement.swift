@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSQLite
 
 /// One compiled statement, finalized in `deinit`. Used only under its connection's lock; kept

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A connection's compiled statements by SQL text (`SQLiteConnection.withStatement`). A
 /// statement in use is taken out and put back after its reset, so two uses of one text at once
 /// (a nested query) never share a statement. At most `limit` are kept: statements built from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a catalog operation failed. Every case carries the path it is about (a database or
 /// JSON file, or a record reference such as `bug 3` or `bugs[2]`) and a lower-case reason without
 /// a final period, so `description` is always the one line `<path>: <reason>`.

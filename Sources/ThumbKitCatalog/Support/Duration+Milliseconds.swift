@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Duration {
     /// Whole milliseconds (rounded down).
     var milliseconds: Int64 {

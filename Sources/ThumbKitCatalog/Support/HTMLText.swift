@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The one HTML escaper of the package, shared by the static site (ThumbKitSite) and the bench
 /// report (ThumbKitBench), so both treat every character the same way.
 package enum HTMLText {

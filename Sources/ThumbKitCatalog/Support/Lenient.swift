@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Decodes a `T` without failing its container: a bad element of a JSON list becomes
 /// `.failure(reason)` while its neighbours still decode, so an import can report each bad record
 /// by position and keep the good ones.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// How the import and export turn the paths in a JSON file into stored paths and back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Dates as the catalog stores them: ISO 8601 UTC text with milliseconds

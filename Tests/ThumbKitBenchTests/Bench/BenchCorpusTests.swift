@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import ThumbKit
@@ -57,7 +58,7 @@ struct BenchCorpusTests {
             try BenchCorpus.load(root: workspace.path("corpus"))
         }
         let broken = try workspace.write("other/png/broken.png", text: "nothing here")
-        #expect(throws: BenchError.corpus(path: broken, reason: "not a PNG or JPEG file")) {
+        #expect(throws: BenchError.corpus(path: broken, reason: "not a PNG, JPEG, WebP, HEIC or AVIF file")) {
             try BenchCorpus.load(root: workspace.path("other"))
         }
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import ThumbKitCatalog
@@ -186,6 +187,6 @@ struct BenchCommandTests {
             ["bench", "decode", "--job", "bug-thumb", good, bad], commands: ThumbKitCommands.all, stdout: TextOutput(),
             stderr: err)
         #expect(status == 1)
-        #expect(err.text == "thumbkit: \(bad): not a PNG or JPEG file\n")
+        #expect(err.text == "thumbkit: \(bad): not a PNG, JPEG, WebP, HEIC or AVIF file\n")
     }
 }

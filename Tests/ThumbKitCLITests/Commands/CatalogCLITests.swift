@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import ThumbKit
@@ -172,7 +173,9 @@ struct CatalogCLITests {
                 workspace.path("c.sqlite"),
             ])
         #expect(
-            notImage.status == 1 && notImage.stderr.hasPrefix("thumbkit: \(workspace.path("x.png")): not a PNG or JPEG")
+            notImage.status == 1
+                && notImage.stderr.hasPrefix(
+                    "thumbkit: \(workspace.path("x.png")): not a PNG, JPEG, WebP, HEIC or AVIF file")
         )
     }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @testable import ThumbKitCLI
 
 /// A stand-in for `ResizeMode`, so these tests do not depend on the engine.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import ThumbKitCatalogTestSupport
@@ -81,9 +82,16 @@ struct BugRecordTests {
         let withImage = try store.setImage(bugID: bug.id, path: path)
         #expect(withImage.image?.path == path)
         #expect(withImage.image?.sha256 == (try ContentHash.sha256(ofFileAt: path)))
-        Thread.sleep(forTimeInterval: 0.01)
+        // A day back: a write now, however soon, would bump it to a different time.
+        let dayBefore = withImage.updatedAt.addingTimeInterval(-86_400)
+        try store.write { tx in
+            _ = try tx.db.run(
+                "UPDATE bugs SET updated_at = ? WHERE id = ?",
+                [.text(Timestamp.string(from: dayBefore)), .integer(bug.id)])
+        }
         let again = try store.setImage(bugID: bug.id, path: path)
-        #expect(again.updatedAt == withImage.updatedAt)
+        #expect(again.updatedAt == (try store.bugs().first?.updatedAt))
+        #expect(abs(again.updatedAt.timeIntervalSince(dayBefore)) < 1)
         #expect(try store.setImage(bugID: bug.id, path: nil).image == nil)
     }
 

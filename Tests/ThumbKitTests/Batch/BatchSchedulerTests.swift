@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 
@@ -50,7 +51,9 @@ struct BatchSchedulerTests {
     /// Work already done for a record (the catalog build) cannot be put back: the claim waits
     /// for the heavy slot even though other files are waiting to be taken.
     @Test func aClaimThatMayNotPutBackWaitsForTheSlot() {
-        let scheduler = BatchScheduler(order: [0, 1, 2])
+        // Whichever comes first, the claim starting to wait or the claim returning, signals.
+        let firstEvent = DispatchSemaphore(value: 0)
+        let scheduler = BatchScheduler(order: [0, 1, 2], slot: HeavyDecodeSlot(onWait: { firstEvent.signal() }))
         #expect(scheduler.take() == 0)
         #expect(scheduler.claimHeavy(0))
         #expect(scheduler.take() == 1)
@@ -59,10 +62,12 @@ struct BatchSchedulerTests {
         Thread.detachNewThread {
             let result = scheduler.claimHeavy(1, mayPutBack: false)
             claimed.withLock { $0 = result }
+            firstEvent.signal()
             done.signal()
         }
-        // The claim can only return once the slot is free: nothing is there before the release.
-        Thread.sleep(forTimeInterval: 0.2)
+        // The claim can only return once the slot is free: it must wait first, and nothing is
+        // there while it waits (a claim that returned at once would have set `claimed`).
+        firstEvent.wait()
         #expect(claimed.withLock { $0 } == nil)
         scheduler.releaseHeavy()
         done.wait()
@@ -75,7 +80,8 @@ struct BatchSchedulerTests {
     /// The lanes of a catalog build each schedule their own batch: with one slot between their
     /// schedulers, a heavy decode in one lane holds back the other lane's.
     @Test func schedulersSharingASlotNeverHoldItTogether() {
-        let slot = HeavyDecodeSlot()
+        let firstEvent = DispatchSemaphore(value: 0)
+        let slot = HeavyDecodeSlot(onWait: { firstEvent.signal() })
         let first = BatchScheduler(order: [0], slot: slot)
         let second = BatchScheduler(order: [0, 1], slot: slot)
         #expect(first.take() == 0)
@@ -87,9 +93,10 @@ struct BatchSchedulerTests {
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             slot.run(heavy: true) { ran.withLock { $0 = true } }
+            firstEvent.signal()
             done.signal()
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        firstEvent.wait()  // the run waiting for the slot, or (wrongly) done
         #expect(ran.withLock { $0 } == false)  // a heavy run waits for the slot too
         first.releaseHeavy()
         done.wait()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
 import ThumbKitTestSupport
@@ -9,10 +10,10 @@ struct DecodingTests {
     @Test func textFileNamedJpgIsNotAnImage() throws {
         let path = TestImages.url(for: "plain-text-named.jpg").path
         let data = try TestImages.bytes(of: "plain-text-named.jpg")
-        #expect(throws: DecodeError.notAnImage(path: path, reason: "not a PNG or JPEG file")) {
+        #expect(throws: DecodeError.notAnImage(path: path, reason: "not a PNG, JPEG, WebP, HEIC or AVIF file")) {
             try ImageDecoders.decode(data, path: path)
         }
-        #expect(throws: DecodeError.notAnImage(path: path, reason: "not a PNG or JPEG file")) {
+        #expect(throws: DecodeError.notAnImage(path: path, reason: "not a PNG, JPEG, WebP, HEIC or AVIF file")) {
             try ImageDecoders.readHeader(data, path: path)
         }
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CFuzzDriver: the one libFuzzer entry point the Swift fuzz targets call.
 //
 // Why it exists: SwiftPM links every executable with its entry point renamed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The build queue's hold on a record's row commit (`CatalogBuilder.build(only:commitGuard:)`):
 /// `check` runs first in the transaction and throws to refuse the commit (the claim is no longer
 /// the worker's; none of the record's rows are then written), `finish` runs last, after the

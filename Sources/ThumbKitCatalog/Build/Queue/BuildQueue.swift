@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The catalog's build queue (`build_queue`, schema version 4): records that need building,
@@ -13,6 +14,9 @@ import Foundation
 /// there is none, somebody else holds the record now (or the record changed and its row was
 /// freed, or this very worker claimed it again since), and the commit is refused. So at most one
 /// claim of a record is ever recorded, however late a stalled one wakes up.
+/// Last in that transaction, `settle` removes the row or puts it back failed. A claimed record
+/// with nothing to commit is finished by `finish`, which removes or puts back the row only where it
+/// still carries the worker's id and claim sequence.
 ///
 /// Times are epoch milliseconds from the worker's `BuildClock`: workers of one SQLite catalog
 /// share a host and its clock; PostgreSQL workers on several hosts need clocks within a small

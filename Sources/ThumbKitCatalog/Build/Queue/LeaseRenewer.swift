@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Renews a worker's leases every `lease / 3` on a thread of its own until stopped, so a build

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Statements run on their own connection to a PostgreSQL URL, for the tools around a catalog
 /// (test fixtures that make and drop a schema of their own): connects, runs, disconnects.
 package enum PostgresAdmin {

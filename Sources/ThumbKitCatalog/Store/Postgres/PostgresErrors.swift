@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How libpq's and the server's failures become `CatalogError`s, in one place.
 ///
 /// Every error's `path` is the redacted URL, and every message is scrubbed of the URL's

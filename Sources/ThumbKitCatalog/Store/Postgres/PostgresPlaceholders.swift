@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The one place where the catalog's `?` parameters become PostgreSQL's `$1…$n`.
 ///
 /// The catalog's statements are written with SQLite's `?` and `?NNN` placeholders (both are
-/// used: see `CatalogTransaction+History.swift`). `numbered(_:)` rewrites every one that stands
+/// used: see `CatalogTransaction+Ingest.swift`). `numbered(_:)` rewrites every one that stands
 /// where a parameter can stand, and leaves alone every `?` inside:
 /// - string literals `'…'` (with `''` for a quote) and escape strings `E'…'` (with `\'` too),
 /// - quoted identifiers `"…"` (with `""` for a quote),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// How a catalog's PostgreSQL connection comes back after the server dropped it (a restart, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CPostgres
 
 /// One query result, cleared in `deinit`. Lives no longer than the call that made it.

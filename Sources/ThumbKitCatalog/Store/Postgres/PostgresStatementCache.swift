@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CPostgres
 
 /// The server-side prepared statements of one PostgreSQL session (`PQprepare`), by statement

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CPostgres
 
 /// A `postgres://` or `postgresql://` URL cut exactly as libpq 15 cuts it
