@@ -31,17 +31,18 @@ public struct DesktopThumbnailer: Sendable {
         DecodeOptions(limits: limits, failOnWarning: true)
     }
 
-    /// A thumbnailer for `sizes` into `cache`.
+    /// A thumbnailer for `sizes` into `cache`; relative paths are taken from `workingDirectory`
+    /// (nil: this process's, read as bytes so a folder name that is not UTF-8 survives).
     public init(
         cache: ThumbnailCache, sizes: [ThumbnailSize], software: String,
         decode: DecodeOptions = DesktopThumbnailer.strictDecode(),
-        workingDirectory: String = PathBytes.currentDirectory()
+        workingDirectory: String? = nil
     ) {
         self.cache = cache
         self.sizes = sizes.isEmpty ? ThumbnailSize.defaults : Array(Set(sizes)).sorted { $0.pixels < $1.pixels }
         self.software = software
         self.decode = decode
-        self.workingDirectory = workingDirectory
+        self.workingDirectory = workingDirectory ?? PathBytes.currentDirectory()
     }
 
     /// What happened to one source.

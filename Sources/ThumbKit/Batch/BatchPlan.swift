@@ -10,30 +10,30 @@
 /// so inputs that meet (two outputs on one path, an output on another input, an earlier
 /// thumbnail of another input) share one key and land in one shard, where they are refused (or
 /// left out) exactly as in the unsharded run. So the N shards together are the unsharded batch.
-public struct BatchPlan: Sendable {
+package struct BatchPlan: Sendable {
     /// One input and what it will make.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The input, as given (`-` for the standard input).
-        public var file: String
+        package var file: String
         /// Its folder below the folder argument it was found in (fills `%d`).
-        public var subfolder: String
+        package var subfolder: String
         /// `(scale, path)` of each output, or why the file gets none.
         var outputs: Result<[(Int, String)], BatchRunner.PlanError>
         /// The key its shard is chosen by (see ``BatchPlan/sharded(_:)``).
-        public var shardKey: String
+        package var shardKey: String
     }
 
     /// The inputs to process, in the order given.
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// Inputs left out because each is this template's output for another input of the batch
     /// (a thumbnail of an earlier run beside its source, as `-o 'p/tn_%s.jpg' p/` makes): taking
     /// them would thumbnail thumbnails (`tn_tn_x.jpg`) on every rerun.
-    public var leftOut: [String]
+    package var leftOut: [String]
     /// The shard key of each of `leftOut`.
     var leftOutKeys: [String]
 
     /// Only the inputs (and left-out inputs) whose key is in `shard`.
-    public func sharded(_ shard: BatchShard) -> BatchPlan {
+    package func sharded(_ shard: BatchShard) -> BatchPlan {
         let kept = zip(leftOut, leftOutKeys).filter { shard.contains(key: $0.1) }
         return BatchPlan(
             entries: entries.filter { shard.contains(key: $0.shardKey) }, leftOut: kept.map(\.0),
@@ -59,7 +59,7 @@ extension BatchRunner {
     /// (`a/b/x.jpg` for `thumbs/%d/%s.jpg`), the same on every host wherever the folder is
     /// mounted; inputs that meet share the smallest key of their group's inputs that are not
     /// left out.
-    public func plan(_ files: [String], subfolders: [String]? = nil) -> BatchPlan {
+    package func plan(_ files: [String], subfolders: [String]? = nil) -> BatchPlan {
         let subfolders = subfolders ?? files.map { _ in "" }
         if outputSink != nil {
             let entries = zip(files, subfolders).map { file, subfolder in
