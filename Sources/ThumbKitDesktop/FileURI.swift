@@ -72,7 +72,9 @@ public enum FileURI {
             let byte = rest[i]
             if byte == UInt8(ascii: "#") || byte == UInt8(ascii: "?") { return nil }  // not a plain path
             if byte == UInt8(ascii: "%") {
-                guard i + 2 < rest.count, let high = hexValue(rest[i + 1]), let low = hexValue(rest[i + 2]) else {
+                guard i + 2 < rest.count, let high = HexDigit.value(rest[i + 1]),
+                    let low = HexDigit.value(rest[i + 2])
+                else {
                     return nil
                 }
                 let decoded = high << 4 | low
@@ -85,14 +87,5 @@ public enum FileURI {
             }
         }
         return out
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -10,7 +10,8 @@ import ThumbKitCatalogTestSupport
 /// Where `thumbkit bench` keeps its history (`--history`, a file of its own), what it refuses
 /// there, and `bench history --import-catalog`, in-process through `CLI.run`.
 struct BenchHistoryFileTests {
-    private func run(_ argv: [String]) async -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `thumbkit ARGV` in-process with a C locale and UTC (BenchReportTargetTests too).
+    static func run(_ argv: [String]) async -> (status: Int32, stdout: String, stderr: String) {
         let out = TextOutput()
         let err = TextOutput()
         let status = await CLI.run(
@@ -63,17 +64,17 @@ struct BenchHistoryFileTests {
         let before = try Self.snapshot(try backend.location(in: workspace))
         let history = workspace.path("thumbkit-bench.sqlite")
 
-        let first = await run(["bench", "history", "--import-catalog", catalog, "--history", history])
+        let first = await Self.run(["bench", "history", "--import-catalog", catalog, "--history", history])
         #expect(first.status == 0 && first.stderr.isEmpty, "\(first.stderr)")
         #expect(first.stdout.hasPrefix("Copied 2 runs (3 figures) from "), "\(first.stdout)")
         #expect(first.stdout.hasSuffix(" into \(history); 0 runs were there already.\n"), "\(first.stdout)")
-        let second = await run(["bench", "history", "--import-catalog", catalog, "--history", history])
+        let second = await Self.run(["bench", "history", "--import-catalog", catalog, "--history", history])
         #expect(second.status == 0)
         #expect(second.stdout.hasPrefix("Copied 0 runs (0 figures) from "), "\(second.stdout)")
         #expect(second.stdout.hasSuffix("; 2 runs were there already.\n"), "\(second.stdout)")
         #expect(try Self.snapshot(try backend.location(in: workspace)) == before)
 
-        let listing = await run(["bench", "history", "--history", history, "--wide"])
+        let listing = await Self.run(["bench", "history", "--history", history, "--wide"])
         let lines = listing.stdout.split(separator: "\n")
         #expect(lines.count == 3)  // the time has a narrow no-break space before PM (ICU, en_US_POSIX)
         #expect(
@@ -81,14 +82,14 @@ struct BenchHistoryFileTests {
                 "  2  Jan 6, 2026 at 12:00\u{202F}PM  abcdef012345        1  Old CPU  from the catalog",
                 "  1  Jan 5, 2026 at 12:00\u{202F}PM  abcdef012345        2  Old CPU  from the catalog",
             ], "\(lines)")
-        let show = await run(["bench", "show", "1", "--history", history])
+        let show = await Self.run(["bench", "show", "1", "--history", history])
         #expect(show.status == 0 && show.stdout.contains("pillow"), "\(show.stderr)")
     }
 
     @Test func importFromAMissingCatalogCreatesNeitherFile() async throws {
         let workspace = try TestWorkspace()
         let missing = workspace.path("none.sqlite")
-        let result = await run(
+        let result = await Self.run(
             ["bench", "history", "--import-catalog", missing, "--history", workspace.path("h.sqlite")])
         #expect(result.status == 1)
         #expect(result.stderr == "thumbkit: \(missing): no such file or directory (no catalog here)\n")
@@ -121,7 +122,7 @@ struct BenchHistoryFileTests {
             ["bench", "show", "1", "--history", path],
             ["bench", "history", "--import-catalog", catalog, "--history", path],
         ] {
-            let result = await run(argv)
+            let result = await Self.run(argv)
             #expect(result.status == 1, "\(argv)")
             #expect(result.stdout.isEmpty, "\(argv): \(result.stdout)")
             let lines = result.stderr.split(separator: "\n")

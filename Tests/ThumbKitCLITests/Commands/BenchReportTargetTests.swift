@@ -12,11 +12,7 @@ import ThumbKitCatalogTestSupport
 /// is refused (exit 2) before anything runs, and left byte-identical.
 struct BenchReportTargetTests {
     private func run(_ argv: [String]) async -> (status: Int32, stdout: String, stderr: String) {
-        let out = TextOutput()
-        let err = TextOutput()
-        let status = await CLI.run(
-            argv, commands: ThumbKitCommands.all, stdout: out, stderr: err, environment: ["LANG": "C", "TZ": "UTC"])
-        return (status, out.text, err.text)
+        await BenchHistoryFileTests.run(argv)
     }
 
     /// A workspace with a history holding one run, a catalog, and a corpus of two JPEGs.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CPostgres
+import ThumbKit
 
 /// A `postgres://` or `postgresql://` URL cut exactly as libpq 15 cuts it
 /// (`conninfo_uri_parse_options` in `fe-connect.c`), so ThumbKit hides exactly the password
@@ -221,7 +222,9 @@ struct PostgresURL: Sendable, Hashable {
                 i += 1
                 continue
             }
-            guard i + 2 < part.endIndex, let high = hex(part[i + 1]), let low = hex(part[i + 2]) else {
+            guard i + 2 < part.endIndex, let high = HexDigit.value(part[i + 1]),
+                let low = HexDigit.value(part[i + 2])
+            else {
                 throw .percent(part: name)
             }
             guard high != 0 || low != 0 else { throw .nul(part: name) }
@@ -229,15 +232,6 @@ struct PostgresURL: Sendable, Hashable {
             i += 3
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hex(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 
     /// Whether the URL gives a password (in its user info or its query): it should not be on
