@@ -11,6 +11,8 @@
 //         -> ThumbKitWatch (the watch folder), ThumbKitSite (the static site)
 //         -> ThumbKitBench (the benchmark and the demo painter; in no library product)
 //       -> ThumbKitDesktop (the freedesktop.org thumbnail cache and the desktop's thumbnailer)
+//       -> ThumbKitServe (`thumbkit serve`: images on demand over HTTP and the catalog's web app,
+//          on libmicrohttpd through CThumbKitServe)
 //           -> ThumbKitCLI (the argument parser and the commands) -> thumbkit (main.swift only)
 import PackageDescription
 
@@ -24,6 +26,7 @@ let package = Package(
         .library(name: "ThumbKitWatch", targets: ["ThumbKitWatch"]),
         .library(name: "ThumbKitSite", targets: ["ThumbKitSite"]),
         .library(name: "ThumbKitDesktop", targets: ["ThumbKitDesktop"]),
+        .library(name: "ThumbKitServe", targets: ["ThumbKitServe"]),
         .executable(name: "thumbkit", targets: ["thumbkit"]),
     ],
     targets: [
@@ -40,6 +43,12 @@ let package = Package(
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Thin glue over libmicrohttpd's variadic calls, which Swift cannot make.
+        .target(
+            name: "CThumbKitServe", dependencies: ["CMicroHTTPD"],
+            linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2"]),
         .target(name: "ThumbKitQuality", dependencies: ["ThumbKit"]),
         .target(name: "ThumbKitCatalog", dependencies: ["ThumbKit", "CSQLite", "CCrypto", "CPostgres"]),
@@ -48,10 +57,14 @@ let package = Package(
         .target(name: "ThumbKitBench", dependencies: ["ThumbKit", "ThumbKitQuality", "ThumbKitCatalog"]),
         .target(name: "ThumbKitDesktop", dependencies: ["ThumbKit", "CCrypto"]),
         .target(
+            name: "ThumbKitServe",
+            dependencies: ["ThumbKit", "ThumbKitCatalog", "ThumbKitSite", "CCrypto", "CMicroHTTPD", "CThumbKitServe"]
+        ),
+        .target(
             name: "ThumbKitCLI",
             dependencies: [
                 "ThumbKit", "ThumbKitQuality", "ThumbKitCatalog", "ThumbKitWatch", "ThumbKitSite", "ThumbKitBench",
-                "ThumbKitDesktop",
+                "ThumbKitDesktop", "ThumbKitServe",
             ]
         ),
         .executableTarget(name: "thumbkit", dependencies: ["ThumbKitCLI"]),
@@ -80,6 +93,10 @@ let package = Package(
             dependencies: ["ThumbKitBench", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
         ),
         .testTarget(name: "ThumbKitDesktopTests", dependencies: ["ThumbKitDesktop", "ThumbKitTestSupport"]),
+        .testTarget(
+            name: "ThumbKitServeTests",
+            dependencies: ["ThumbKitServe", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+        ),
         .testTarget(
             name: "ThumbKitCLITests",
             dependencies: [

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "CThumbKitServe.h"
+
+#include <stddef.h>
+
+struct MHD_Daemon *tk_http_start(unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
+                                 MHD_RequestCompletedCallback completed, void *completed_cls,
+                                 const struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls, MHD_OPTION_NOTIFY_COMPLETED, completed,
+                            completed_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+uint16_t tk_http_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+const struct sockaddr *tk_http_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
