@@ -129,22 +129,21 @@ package struct BatchRunner: Sendable {
             // Time spent waiting for the heavy slot (another file's decode) does not count.
             if heavy { deadline = request.decode.limits.deadline() }
             try deadline.check(path: file)
-            let set = try Thumbnailer.make(from: source, request: request, threads: threads, deadline: deadline)
-            megapixels = Double(set.header.width * set.header.height) / 1e6
-            // Encode everything first, so a failure leaves no output of this file behind.
-            var encoded: [(OutputFile, [UInt8])] = []
-            for ((scale, image), (_, path)) in zip(set.images, outputs) {
-                let bytes = try ImageEncoders.encode(image, options: encoding, path: path, profile: set.colorProfile)
-                encoded.append(
-                    (
-                        OutputFile(
-                            path: path, scale: scale, width: image.width, height: image.height, bytes: bytes.count),
-                        bytes
-                    ))
+            // Encode everything first, so a failure leaves no output of this file behind; the
+            // deadline is checked after the last encode: once writing starts, it finishes.
+            let result = try ThumbnailPipeline(request: request, encoding: encoding).run(
+                source, threads: threads, deadline: deadline, outputPaths: outputs.map(\.1))
+            megapixels = Double(result.header.width * result.header.height) / 1e6
+            let encoded = zip(result.outputs, outputs).map { output, planned in
+                (
+                    OutputFile(
+                        path: planned.1, scale: output.scale, width: output.width, height: output.height,
+                        bytes: output.bytes.count),
+                    output.bytes
+                )
             }
-            try deadline.check(path: file)  // last chance: once writing starts, it finishes
             let succeeded = BatchItem(
-                succeeded: file, outputs: encoded.map(\.0), codecWarnings: set.warnings, megapixels: megapixels)
+                succeeded: file, outputs: encoded.map(\.0), codecWarnings: result.warnings, megapixels: megapixels)
             if let outputSink {
                 for (_, bytes) in encoded { try outputSink(bytes) }
                 return succeeded
