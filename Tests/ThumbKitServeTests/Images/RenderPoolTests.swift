@@ -13,7 +13,11 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         let accepted = (0..<3).map { index in
-            Task { await pool.run { started.signal(); release.wait(); return index } }
+            Task {
+                await pool.run {
+                    started.signal(); release.wait(); return index
+                }
+            }
         }
         await Self.wait(started)
         await Self.wait(started)
@@ -39,6 +43,10 @@ import Testing
 
     /// Waits for `semaphore` off Swift's cooperative threads, which the pool's tasks need.
     static func wait(_ semaphore: DispatchSemaphore) async {
-        await withCheckedContinuation { c in DispatchQueue.global().async { semaphore.wait(); c.resume() } }
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                semaphore.wait(); c.resume()
+            }
+        }
     }
 }

@@ -17,12 +17,26 @@ import ThumbKit
             await flight.run("a") {
                 runs.withLock { $0 += 1 }
                 entered.signal()
-                await withCheckedContinuation { c in DispatchQueue.global().async { gate.wait(); c.resume() } }
+                await withCheckedContinuation { c in
+                    DispatchQueue.global().async {
+                        gate.wait(); c.resume()
+                    }
+                }
                 return 7
             }
         }
-        await withCheckedContinuation { c in DispatchQueue.global().async { entered.wait(); c.resume() } }
-        let followers = (0..<4).map { _ in Task { await flight.run("a") { runs.withLock { $0 += 1 }; return 0 } } }
+        await withCheckedContinuation { c in
+            DispatchQueue.global().async {
+                entered.wait(); c.resume()
+            }
+        }
+        let followers = (0..<4).map { _ in
+            Task {
+                await flight.run("a") {
+                    runs.withLock { $0 += 1 }; return 0
+                }
+            }
+        }
         let other = await flight.run("b") { 9 }
         // Give the followers time to join: they must be waiting before the leader finishes.
         let deadline = ContinuousClock.now + .seconds(30)
