@@ -21,6 +21,9 @@ let package = Package(
         .executableTarget(
             name: "FuzzCatalogImport",
             dependencies: ["FuzzSupport", .product(name: "ThumbKitCatalog", package: "ThumbKit")]),
+        .executableTarget(
+            name: "FuzzServeURL",
+            dependencies: ["FuzzSupport", .product(name: "ThumbKitServe", package: "ThumbKit")]),
     ],
     swiftLanguageModes: [.v6]
 )
