@@ -155,7 +155,7 @@ struct ImgproxyOptionState {
                 background = nil
                 return
             }
-            guard hex.count == 3 || hex.count == 6, hex.utf8.allSatisfy({ PercentDecoding.hexValue($0) != nil }),
+            guard hex.count == 3 || hex.count == 6, hex.utf8.allSatisfy({ HexDigit.value($0) != nil }),
                 let color = RGBA(parsing: "#" + hex)
             else {
                 throw .invalidArgument(option: "background", value: Self.quoted(hex), expected: "a hex colour RRGGBB")

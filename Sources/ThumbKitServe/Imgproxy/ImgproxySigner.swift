@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import CCrypto
+import ThumbKit
 
 /// imgproxy's URL signatures: `base64url_nopad(HMAC-SHA256(key, salt ‖ path))`, where `path` is
 /// everything after the signature segment, from its `/`. Several (key, salt) pairs allow rotation:
@@ -98,7 +99,7 @@ package struct ImgproxySigner: Sendable, CustomStringConvertible, CustomDebugStr
         var bytes: [UInt8] = []
         bytes.reserveCapacity(digits.count / 2)
         for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let hi = PercentDecoding.hexValue(digits[i]), let lo = PercentDecoding.hexValue(digits[i + 1]) else {
+            guard let hi = HexDigit.value(digits[i]), let lo = HexDigit.value(digits[i + 1]) else {
                 return nil
             }
             bytes.append(hi << 4 | lo)

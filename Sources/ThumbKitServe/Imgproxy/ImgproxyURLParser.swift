@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import ThumbKit
+
 /// Reads imgproxy's processing URLs (the part after the signature):
 /// `/{option}/{option}…/plain/{percent-encoded source}[@{ext}]` or
 /// `/{option}…/{base64url source, may be split by /}[.{ext}]`, each option `name:arg[:arg…]`.
@@ -72,7 +74,7 @@ package struct ImgproxyURLParser: Sendable {
             throw .invalidSource(reason: "more than one '@' (write a literal @ in the source as %40)")
         }
         guard !pieces[0].isEmpty else { throw .invalidSource(reason: "the source is empty") }
-        guard let url = PercentDecoding.decode(pieces[0]) else {
+        guard let url = PercentDecoding.string(pieces[0]) else {
             throw .invalidSource(reason: "invalid percent-encoding or not UTF-8")
         }
         return (url, pieces.count == 2 && !pieces[1].isEmpty ? String(pieces[1]) : nil)

@@ -211,26 +211,11 @@ struct PostgresURL: Sendable, Hashable {
         }
     }
 
-    /// `part` percent-decoded as libpq decodes it.
+    /// `part` percent-decoded as libpq decodes it; `%00` is refused.
     private static func decode(_ part: ArraySlice<UInt8>, part name: String) throws(Problem) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(part.count)
-        var i = part.startIndex
-        while i < part.endIndex {
-            guard part[i] == UInt8(ascii: "%") else {
-                out.append(part[i])
-                i += 1
-                continue
-            }
-            guard i + 2 < part.endIndex, let high = HexDigit.value(part[i + 1]),
-                let low = HexDigit.value(part[i + 2])
-            else {
-                throw .percent(part: name)
-            }
-            guard high != 0 || low != 0 else { throw .nul(part: name) }
-            out.append(high << 4 | low)
-            i += 3
-        }
+        guard let out = PercentDecoding.bytes(part) else { throw .percent(part: name) }
+        // More NULs after decoding than before: a `%00`.
+        guard out.count(where: { $0 == 0 }) == part.count(where: { $0 == 0 }) else { throw .nul(part: name) }
         return String(decoding: out, as: UTF8.self)
     }
 
