@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
+import ThumbKitTestSupport
 
 @testable import ThumbKit
 
@@ -31,20 +32,12 @@ struct WorkQueueTests {
     }
 
     @Test func threadLanesAllRunAtOnce() {
-        // Four lanes that each wait for the others: on the pool this could wait forever on a
-        // machine with fewer cores; on threads it never does.
-        let arrived = Atomic<Int>(0)
+        // Four lanes that each wait (up to 10 s) for the others: on the pool this could wait
+        // forever on a machine with fewer cores; on threads it never does.
+        let meeting = Rendezvous(parties: 4)
         let gaveUp = Atomic<Bool>(false)
         WorkQueue.forEach(4, workers: 4, lanes: .threads) { _ in
-            arrived.add(1, ordering: .relaxed)
-            let start = DispatchTime.now().uptimeNanoseconds
-            while arrived.load(ordering: .relaxed) < 4 {
-                if DispatchTime.now().uptimeNanoseconds - start > 10_000_000_000 {
-                    gaveUp.store(true, ordering: .relaxed)
-                    break
-                }
-                usleep(1000)
-            }
+            if !meeting.arrive(timeout: 10) { gaveUp.store(true, ordering: .relaxed) }
         }
         let waitedForever = gaveUp.load(ordering: .relaxed)
         #expect(!waitedForever)
