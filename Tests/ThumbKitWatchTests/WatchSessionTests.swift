@@ -24,11 +24,12 @@ struct WatchSessionTests {
     }()
 
     private final class Log: Sendable {
-        let events = Locked<[IngestEvent]>([])
+        /// Observed, so a test can wait for the event it asserts on (each append wakes it).
+        let events = Observed<[IngestEvent]>([])
         /// A copy made under the lock (`map`, not the array itself): a shared buffer would be
         /// read here while the session's next append decides, from its reference count, whether
         /// it may write in place, which ThreadSanitizer reports as a race.
-        var all: [IngestEvent] { events.withLock { $0.map { $0 } } }
+        var all: [IngestEvent] { events.read { $0.map { $0 } } }
         func paths(_ kind: IngestEvent.Kind) -> [String] { all.filter { $0.event == kind }.compactMap(\.path) }
     }
 
@@ -38,7 +39,7 @@ struct WatchSessionTests {
         let ingestor = InboxIngestor(
             inbox: workspace.path("inbox"), store: store, outputDirectory: workspace.path("out"), recipes: Self.recipes)
         return try WatchSession(ingestor: ingestor, options: options, control: control) { event in
-            log.events.withLock { $0.append(event) }
+            log.events.update { $0.append(event) }
         }
     }
 
@@ -129,8 +130,10 @@ struct WatchSessionTests {
         }.start()
 
         try workspace.write("inbox/bugs/Moth.jpg", GeneratedImages.jpeg(seed: 3))
-        let deadline = Date().addingTimeInterval(20)
-        while log.paths(.ingested).isEmpty && Date() < deadline { usleep(20_000) }
+        let ingested = log.events.wait(timeout: 20) { events in
+            events.contains { $0.event == .ingested && $0.path != nil }
+        }
+        #expect(ingested, "no file ingested within 20 s: \(log.all.map(\.text))")
         control.requestStop()
         #expect(finished.wait(timeout: .now() + 20) == .success)
         #expect(log.paths(.ingested) == [workspace.path("inbox/bugs/Moth.jpg")], "\(log.all.map(\.text))")
