@@ -88,7 +88,11 @@ struct BuildKillTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        while process.isRunning, Self.builtFiles(out + "/bugs").count < 12 { usleep(1000) }
+        // (The files are the event: another process writes them, so they are looked at every ms.)
+        let started = pollUntil(timeout: 120, every: 0.001) {
+            !process.isRunning || Self.builtFiles(out + "/bugs").count >= 12
+        }
+        #expect(started, "no 12 bug outputs within 120 s")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)

@@ -12,16 +12,19 @@ import ThumbKitTestSupport
 #endif
 
 /// The built `thumbkit` binary, run as a child process with `--json` event lines collected from
-/// its stderr as they arrive. Waits poll every 20 ms up to a deadline; nothing sleeps blindly.
+/// its stderr as they arrive. A wait wakes on each piece of output the child writes (and looks
+/// again every 20 ms, for conditions on what the output does not show), up to a deadline.
 final class WatchProcess: Sendable {
     /// `thumbkit` next to the test bundle (`.build/<triple>/<config>/`), where `swift build`
     /// and `swift test` put every product.
     static var binary: URL { TestBinary.thumbkit }
 
     private let process: Process
-    private let stderrText = TextBuffer()
-    private let stdoutText = TextBuffer()
+    private let stderrText = Observed("")
+    private let stdoutText = Observed("")
     private let drained = DispatchGroup()
+    /// Signalled once the child has exited.
+    private let exited = DispatchSemaphore(value: 0)
 
     /// Starts `thumbkit <arguments>` in `directory`.
     init(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws {
@@ -39,6 +42,7 @@ final class WatchProcess: Sendable {
         process.standardError = errPipe
         process.standardOutput = outPipe
         process.standardInput = FileHandle.nullDevice
+        process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
         collect(errPipe.fileHandleForReading, into: stderrText)
         collect(outPipe.fileHandleForReading, into: stdoutText)
@@ -47,14 +51,14 @@ final class WatchProcess: Sendable {
     /// Reads `handle` to its end on a thread of its own: a blocking read on a shared dispatch
     /// queue can wait for a free worker thread while the whole suite runs, and the child's
     /// output was then not read by the time it had exited.
-    private func collect(_ handle: FileHandle, into buffer: TextBuffer) {
+    private func collect(_ handle: FileHandle, into buffer: Observed<String>) {
         drained.enter()
         let group = drained
         let reader = Thread {
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }
-                buffer.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+                buffer.update { $0 += String(decoding: data, as: UTF8.self) }
             }
             group.leave()
         }
@@ -65,10 +69,10 @@ final class WatchProcess: Sendable {
     var pid: Int32 { process.processIdentifier }
 
     /// Everything written to stderr so far.
-    var stderr: String { stderrText.text.withLock { $0 } }
+    var stderr: String { stderrText.value }
 
     /// Everything written to stdout so far.
-    var stdout: String { stdoutText.text.withLock { $0 } }
+    var stdout: String { stdoutText.value }
 
     /// The JSON event lines on stderr so far (other lines are skipped).
     var events: [IngestEvent] {
@@ -82,15 +86,12 @@ final class WatchProcess: Sendable {
         Set(events.filter { $0.event == kind }.compactMap(\.path))
     }
 
-    /// Polls until `condition` holds or `timeout` seconds pass; returns whether it held.
+    /// Waits until `condition` holds, the child has exited, or `timeout` seconds pass; whether
+    /// it held. It is looked at after each piece of stderr, and every 20 ms for what stderr does
+    /// not show (a catalog's rows).
     @discardableResult
     func wait(timeout: Double = 30, until condition: (WatchProcess) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(self) { return true }
-            if !process.isRunning { return condition(self) }
-            usleep(20_000)
-        }
+        _ = stderrText.wait(timeout: timeout, recheck: 0.02) { condition(self) || !process.isRunning }
         return condition(self)
     }
 
@@ -107,13 +108,12 @@ final class WatchProcess: Sendable {
     /// Waits for the child to exit; its status (the signal number when killed by one), or nil
     /// after `timeout` seconds (the child is then killed).
     func exitStatus(timeout: Double = 30) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning {
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             return nil
         }
+        exited.signal()  // For the next call: the child stays exited.
         _ = drained.wait(timeout: .now() + 30)
         return process.terminationStatus
     }
@@ -127,9 +127,4 @@ final class WatchProcess: Sendable {
             process.waitUntilExit()
         }
     }
-}
-
-/// Text read from a pipe, shared with the thread that reads it.
-private final class TextBuffer: Sendable {
-    let text = Locked("")
 }
