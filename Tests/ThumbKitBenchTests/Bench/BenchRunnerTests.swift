@@ -6,6 +6,10 @@ import ThumbKitCatalogTestSupport
 @testable import ThumbKitBench
 @testable import ThumbKitCatalog
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 struct BenchRunnerTests {
     /// An entry whose one process appends its tool name and the number of files it found in its
     /// output folder to `log`, then writes one output there.
@@ -111,20 +115,18 @@ struct BenchRunnerTests {
     }
 
     @Test func processesOfOneWorkloadRunAtTheSameTimeInTheirLanes() throws {
-        // Each process announces itself, then waits (up to 10 s) for the other: run one after
-        // the other, the first would give up and fail.
+        // A FIFO rendezvous: opening it to write blocks until a reader opens it, and the other
+        // way round, so each process waits (up to 10 s, then `timeout` fails it) for the other.
+        // Run one after the other, the first would give up and fail.
         let workspace = try TestWorkspace()
-        let folder = workspace.path("meet")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let script =
-            "touch \"$1/$2\"; i=0; while [ ! -e \"$1/$3\" ]; do i=$((i+1)); [ $i -gt 200 ] && exit 1; sleep 0.05; done"
-        let workload = BenchWorkload(
-            invocations: [
-                BenchInvocation(["/bin/sh", "-c", script, "sh", folder, "one", "two"]),
-                BenchInvocation(["/bin/sh", "-c", script, "sh", folder, "two", "one"]),
-            ], lanes: 2)
+        let fifo = workspace.path("meet")
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        let meet = { (redirect: String) in
+            BenchInvocation(["/usr/bin/timeout", "10", "/bin/sh", "-c", ": \(redirect) \"$0\"", fifo])
+        }
+        let workload = BenchWorkload(invocations: [meet(">"), meet("<")], lanes: 2)
         let measurement = workload.run()
-        #expect(measurement.failures.isEmpty)
+        #expect(measurement.failures.isEmpty, "\(measurement.failures)")
     }
 
     @Test func aProcessCanRunInsideAFolder() throws {
