@@ -62,15 +62,17 @@ struct PostgresAdvisoryLockTests {
                         failure.value = "\(error)"
                     }
                 }
-                // Wait until the waiter is queued on the lock, then hold it a little longer.
+                // Wait until the waiter is queued on the lock (only the server's lock table shows
+                // it, so that is polled), then hold it a little longer.
                 var waiting = 0
-                for _ in 0..<200 where waiting == 0 {
+                let queued = try pollUntil(timeout: 10, every: 0.05) {
                     waiting =
                         try db.queryFirst("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") {
                             $0.int(0)
                         } ?? 0
-                    if waiting == 0 { Thread.sleep(forTimeInterval: 0.05) }
+                    return waiting != 0
                 }
+                #expect(queued, "the waiter was not queued on the lock within 10 s")
                 #expect(waiting == 1)
                 #expect(done?.wait(timeout: .now() + 0.3) == .timedOut)
                 #expect(acquired.value == nil)
@@ -101,13 +103,19 @@ struct PostgresNotifyTests {
             let channel = "tk wake " + scratch.schema  // any name works: it is quoted
             try db.listen(channel)
             let sender = Shared<Int32>(0)
+            // A handshake, not a pause: the sender notifies once this thread is on its way into
+            // the wait, so the NOTIFY comes while it waits. (Either way it is delivered the same
+            // way: libpq reads the socket only inside the wait, so nothing sent to it is taken
+            // before the wait starts.)
+            let waiting = DispatchSemaphore(value: 0)
             let done = background {
                 guard let other = try? scratch.connect() else { return }
                 sender.value = other.backendPID
-                Thread.sleep(forTimeInterval: 0.3)
+                guard waiting.wait(timeout: .now() + 30) == .success else { return }
                 try? other.notify(channel, payload: "bug 7")
             }
             let start = ContinuousClock.now
+            waiting.signal()
             let notification = try db.waitForNotification(timeout: .seconds(30))
             #expect(done.wait(timeout: .now() + 10) == .success)
             #expect(notification == PostgresNotification(channel: channel, payload: "bug 7", senderPID: sender.value))
