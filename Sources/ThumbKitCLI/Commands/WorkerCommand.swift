@@ -83,7 +83,8 @@ enum WorkerCommand: Command {
         return .success
     }
 
-    /// One log line: a record's outcome, or the worker starting.
+    /// One log line: a record's outcome, the worker starting, or going idle (nothing claimable;
+    /// logged once per idle spell, not per poll).
     struct Line: Encodable {
         var event: String
         var worker: String
@@ -137,7 +138,8 @@ enum WorkerCommand: Command {
                                     event: event.status.rawValue, worker: event.worker, record: event.record,
                                     attempt: event.attempt, error: event.error))
                         },
-                        onFailure: { _ in })
+                        onFailure: { _ in },
+                        onIdle: { log(context, json: json, Line(event: "idle", worker: worker.id)) })
                     continuation.resume(returning: .success(report))
                 } catch {
                     continuation.resume(returning: .failure(error))

@@ -32,10 +32,11 @@ struct WorkerNotifyProcessTests {
         let worker = try WatchProcess(
             ["worker", "--catalog", catalog, "--out", workspace.path("out"), "--json", "-j", "1", "--poll", "30"],
             in: workspace.path(""))
-        // Started (listening from before this line) and idle: whatever it queued is built.
+        // Started (listening from before this line) and idle: it found nothing claimable and is
+        // waiting, so only a wake-up (the NOTIFY, or the 30 s poll) can start it again.
         #expect(worker.wait(timeout: 30) { !WorkerProcessTests.lines($0, "started").isEmpty })
-        #expect(worker.wait(timeout: 30) { _ in (try? BuildQueue(store: store).entries().isEmpty) == true })
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(worker.wait(timeout: 30) { !WorkerProcessTests.lines($0, "idle").isEmpty }, "\(worker.stderr)")
+        #expect(try BuildQueue(store: store).entries().isEmpty)
 
         let queued = ContinuousClock.now
         try store.write { tx in _ = try tx.addBug(title: "Late", rating: .zero, image: picture) }

@@ -243,17 +243,27 @@ public struct BuildWorker: Sendable {
     /// records in hand are always finished), waiting on `wake` up to `poll` when idle. A
     /// connection the server dropped is reopened (`CatalogStore.reconnect(with:)`), and the
     /// loop goes on; the error it gives up with ends it.
+    ///
+    /// `onIdle` is called when the worker goes idle: the queue had nothing claimable, at the
+    /// start or after a batch, and it is about to wait on `wake`. Not again for each poll that
+    /// finds nothing, only after work. From then on only `wake` (or `poll`) starts it again,
+    /// so a test (and an operator reading the log) can tell a record queued after this point
+    /// was picked up by a wake-up, not by the loop going round.
     public func serve(
         wake: any WakeSource, poll: Duration, shouldStop: () -> Bool, onEvent: (Event) -> Void = { _ in },
-        onFailure: (String) -> Void = { _ in }
+        onFailure: (String) -> Void = { _ in }, onIdle: () -> Void = {}
     ) throws -> BuildReport {
         var total = BuildReport()
+        var busy = true  // Idle is reported on the way from busy (or the start) to waiting.
         while !shouldStop() {
+            var idle = false
             do {
                 if let report = try runBatch(onEvent: onEvent, onFailure: onFailure) {
                     total.add(report)
+                    busy = true
                     continue
                 }
+                idle = true
             } catch CatalogError.locked(let path, let reason) {
                 // Busy for longer than the busy timeout: a long-running worker waits and tries
                 // again rather than exiting (its claims, if any, run out and are taken over).
@@ -263,6 +273,10 @@ public struct BuildWorker: Sendable {
                 // that error ends the loop).
                 onFailure("\(error)")
                 continue
+            }
+            if idle && busy {
+                busy = false
+                onIdle()
             }
             wake.wait(timeout: poll)
         }
