@@ -22,28 +22,32 @@ struct WatchCommandTests {
         try #require(watcher.waitUntilWatching(), "no 'watching' line: \(watcher.stderr)")
         var good: [String] = []
 
-        // 5 written slowly, in three chunks 0.3 s apart (longer than the settle time), with the
-        // watcher otherwise idle so it would take them at once if it did not wait for the close.
+        let shown = { (path: String) in "inbox/" + path }
+
+        // 5 written slowly, in three chunks, open all along. After each chunk a marker file is
+        // dropped whole and waited for until it is ingested: the watcher has then taken a file
+        // that settled (0.2 s) after the chunk was written, so it would have taken the open ones
+        // too if it did not wait for their close. It has not touched them.
         let slow = (1...5).map { "bugs/Slow \($0).jpg" }
-        let done = DispatchSemaphore(value: 0)
-        let slowWriter = Thread { [inbox = site.inbox] in
-            // open/write/close, as a slow copy does: no close (and so no event) until the end.
-            let files = slow.enumerated().map { index, path in
-                (open(inbox + "/" + path, O_WRONLY | O_CREAT | O_TRUNC, 0o644), GeneratedImages.jpeg(seed: 300 + index))
-            }
-            for part in 0..<3 {
-                for (fd, bytes) in files {
-                    let size = (bytes.count + 2) / 3
-                    let chunk = Array(bytes[min(bytes.count, part * size)..<min(bytes.count, (part + 1) * size)])
-                    _ = write(fd, chunk, chunk.count)
-                }
-                usleep(300_000)
-            }
-            for (fd, _) in files { close(fd) }
-            done.signal()
+        // open/write/close, as a slow copy does: no close (and so no event) until the end.
+        let files = slow.enumerated().map { index, path in
+            let fd = open(site.inbox + "/" + path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            return (fd, GeneratedImages.jpeg(seed: 300 + index))
         }
-        slowWriter.start()
-        done.wait()
+        for part in 0..<3 {
+            for (fd, bytes) in files {
+                let size = (bytes.count + 2) / 3
+                let chunk = Array(bytes[min(bytes.count, part * size)..<min(bytes.count, (part + 1) * size)])
+                _ = write(fd, chunk, chunk.count)
+            }
+            let marker = "bugs/Marker \(part).jpg"
+            try site.drop(marker, GeneratedImages.jpeg(seed: 500 + part))
+            good.append(marker)
+            try #require(watcher.wait { $0.paths(.ingested).contains(shown(marker)) }, "\(watcher.stderr)")
+            let touched = watcher.paths(.ingested).union(watcher.paths(.rejected))
+            #expect(touched.isDisjoint(with: slow.map(shown)), "an open file was taken: \(watcher.stderr)")
+        }
+        for (fd, _) in files { close(fd) }
         good += slow
 
         // 20 written at once.
@@ -76,7 +80,6 @@ struct WatchCommandTests {
         ]
         for (path, bytes) in bad { try site.drop(path, bytes) }
 
-        let shown = { (path: String) in "inbox/" + path }
         #expect(watcher.wait { w in Set(good.map(shown)).isSubset(of: w.paths(.ingested)) }, "\(watcher.stderr)")
         // 5 duplicates: the same bytes again, under the same record, once the first is in.
         let duplicates = (1...5).map { "bugs/Plain \($0).jpeg" }
@@ -100,7 +103,7 @@ struct WatchCommandTests {
         #expect(view.records.values.allSatisfy { !$0.outputs.isEmpty })
         #expect(view.categories == ["Drinks", "Pasta", "Soup"])
         #expect(view.rejected == bad.map { ($0.0 as NSString).lastPathComponent }.sorted())
-        #expect(view.statusCounts == ["imported": 40, "skipped": 5, "failed": 5])
+        #expect(view.statusCounts == ["imported": 43, "skipped": 5, "failed": 5])
         for (path, _) in bad {
             let name = (path as NSString).lastPathComponent
             let note = try String(contentsOfFile: site.inbox + "/.rejected/\(name).error.txt", encoding: .utf8)
