@@ -5,9 +5,10 @@
 
 struct MHD_Daemon *tk_http_start(unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
                                  MHD_RequestCompletedCallback completed, void *completed_cls,
-                                 const struct MHD_OptionItem *options) {
+                                 tk_http_uri_callback uri, void *uri_cls, const struct MHD_OptionItem *options) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls, MHD_OPTION_NOTIFY_COMPLETED, completed,
-                            completed_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+                            completed_cls, MHD_OPTION_URI_LOG_CALLBACK, uri, uri_cls, MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
 }
 
 uint16_t tk_http_bound_port(struct MHD_Daemon *daemon) {

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Testing
+import ThumbKit
+import ThumbKitTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `thumbkit serve` as a process: refuses to run unsigned by accident, prints exactly one line
+/// once it listens and never a key or salt, serves, and stops with exit 0 on SIGTERM.
+struct ServeCommandTests {
+    static let key = "943b421c9eb07c830af81030552c86009268de4e532ba2ee2eab8247c6da0881"
+    static let salt = "520f986b998545b4785e0defbc4f3c1203f22de2374a3d53cb7a7fe9fea309c5"
+
+    @Test(.tags(.realProcess)) func withoutAKeyItRefusesToStartUnlessInsecure() throws {
+        let run = try TestBinary.run(["serve", "--bind", "127.0.0.1:0"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--insecure"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test(.tags(.realProcess)) func aBadKeyIsRefusedWithoutQuotingIt() throws {
+        let secret = "not-hex-but-secret-\(UUID().uuidString)"
+        let run = try TestBinary.run(["serve", "--bind", "127.0.0.1:0", "--key", secret, "--salt", Self.salt])
+        #expect(run.status == 2)
+        #expect(!run.stderr.contains(secret) && !run.stderr.contains(Self.salt))
+    }
+
+    @Test(.tags(.realProcess)) func itListensServesAndStopsOnSigtermWithoutPrintingTheKey() throws {
+        let folder = try TestBinary.temporaryDirectory("serve-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(GeneratedImages.jpeg(width: 320, height: 240, seed: 4)).write(to: folder.appendingPathComponent("a.jpg"))
+        let serve = try WatchProcess(
+            ["serve", "--bind", "127.0.0.1:0", "--root", folder.path, "--key", Self.key, "--salt", Self.salt],
+            in: folder.path)
+        #expect(serve.wait(timeout: 30) { $0.stdout.contains("\n") })
+        let lines = serve.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let line = String(lines.first ?? "")
+        #expect(line.hasPrefix("listening on http://127.0.0.1:"))
+        let base = String(line.dropFirst("listening on ".count))
+        #expect(Int(base.split(separator: ":").last ?? "") ?? 0 > 0)
+
+        // imgproxy's documented signature of this path with that key and salt, made here
+        // independently with OpenSSL's command line.
+        let path = "/rs:fill:64:64/plain/local:///a.jpg@jpg"
+        let signature = try Self.opensslSignature(path: path)
+        let ok = try TestBinary.run(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "-o", "/dev/null", "-w", "%{http_code} %{content_type}", base + "/" + signature + path])
+        #expect(ok.stdout == "200 image/jpeg")
+        let bad = try TestBinary.run(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/AAAA" + path])
+        #expect(bad.stdout == "403")
+
+        serve.send(SIGTERM)
+        #expect(serve.exitStatus(timeout: 30) == 0, "\(serve.stderr)")
+        for text in [serve.stdout, serve.stderr] {
+            #expect(!text.contains(Self.key) && !text.contains(Self.salt))
+        }
+    }
+
+    /// `base64url(HMAC-SHA256(key, salt ‖ path))` without padding, by `openssl` and `basenc`.
+    static func opensslSignature(path: String) throws -> String {
+        let script = """
+            printf '%s' "$SALT" | xxd -r -p > "$T/msg"; printf '%s' "$P" >> "$T/msg"
+            openssl dgst -sha256 -mac HMAC -macopt "hexkey:$KEY" -binary "$T/msg" | basenc --base64url | tr -d '=\\n'
+            """
+        let folder = try TestBinary.temporaryDirectory("sig")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try TestBinary.run(
+            executable: URL(fileURLWithPath: "/bin/sh"), ["-c", script],
+            environment: ["KEY": key, "SALT": salt, "P": path, "T": folder.path, "PATH": "/usr/bin:/bin"])
+        return run.stdout
+    }
+}
