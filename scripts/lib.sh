@@ -147,5 +147,6 @@ BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev li
 # the bench measures each tool's own peak memory. The desktop tests run GIO (libglib2.0-bin),
 # gnome-desktop through PyGObject (python3-gi, gir1.2-gnomedesktop-3.0) and its bubblewrap sandbox.
 # Pillow (python3-pil) is the third decoder of the WebP outputs and the bench's Pillow peer.
+# The serve tests drive the server with curl and check signatures with openssl and xxd.
 # shellcheck disable=SC2034
-TEST_PACKAGES="libvips-tools libgs-common time libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 bubblewrap webp libheif-examples libavif-bin python3-pil"
+TEST_PACKAGES="libvips-tools libgs-common time libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 bubblewrap webp libheif-examples libavif-bin python3-pil curl openssl xxd"

@@ -161,7 +161,11 @@ enum ServeCommand: Command {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler {
-                    if once.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
+                    if once.withLock({ done in
+                        defer { done = true }; return !done
+                    }) {
+                        continuation.resume()
+                    }
                 }
                 source.resume()
                 signals.withLock { $0.append(source) }

@@ -31,7 +31,8 @@ struct ServeCommandTests {
     @Test(.tags(.realProcess)) func itListensServesAndStopsOnSigtermWithoutPrintingTheKey() throws {
         let folder = try TestBinary.temporaryDirectory("serve-cli")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data(GeneratedImages.jpeg(width: 320, height: 240, seed: 4)).write(to: folder.appendingPathComponent("a.jpg"))
+        try Data(GeneratedImages.jpeg(width: 320, height: 240, seed: 4)).write(
+            to: folder.appendingPathComponent("a.jpg"))
         let serve = try WatchProcess(
             ["serve", "--bind", "127.0.0.1:0", "--root", folder.path, "--key", Self.key, "--salt", Self.salt],
             in: folder.path)

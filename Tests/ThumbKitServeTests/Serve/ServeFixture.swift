@@ -30,8 +30,10 @@ final class ServeFixture: Sendable {
         maxClients: Int = 64
     ) throws {
         root = try TestBinary.temporaryDirectory("serve")
-        try Data(GeneratedImages.jpeg(width: 640, height: 480, seed: 7)).write(to: root.appendingPathComponent("photo.jpg"))
-        try Data(GeneratedImages.png(width: 300, height: 200, seed: 8)).write(to: root.appendingPathComponent("art.png"))
+        try Data(GeneratedImages.jpeg(width: 640, height: 480, seed: 7)).write(
+            to: root.appendingPathComponent("photo.jpg"))
+        try Data(GeneratedImages.png(width: 300, height: 200, seed: 8)).write(
+            to: root.appendingPathComponent("art.png"))
         try Data("not an image\n".utf8).write(to: root.appendingPathComponent("notes.jpg"))
         signer = try ImgproxySigner(pairs: signed ? [(key: Self.key, salt: Self.salt)] : [])
         pool = RenderPool(workers: workers, queueLimit: queue)
