@@ -5,7 +5,7 @@ import ThumbKit
 /// One request's state between libmicrohttpd's calls: made when the request line arrives,
 /// released when the request completes.
 ///
-/// `@unchecked Sendable`: `phase`, `body` and `holdsPlace` are touched only inside
+/// `@unchecked Sendable`: `phase`, `headers`, `body` and `holdsPlace` are touched only inside
 /// libmicrohttpd's calls for this connection, which one thread of its pool makes one at a time;
 /// the responder's task, on another thread, touches only `answer`, which is locked.
 final class HTTPExchange: @unchecked Sendable {
@@ -23,6 +23,8 @@ final class HTTPExchange: @unchecked Sendable {
     let target: String
     let started = DispatchTime.now()
     var phase = Phase.header
+    /// The header fields, read once when the header is in.
+    var headers = HTTPHeaders()
     var body: [UInt8] = []
     /// True when this request holds one of `maxClients`' places (false for reserved paths).
     var holdsPlace = false

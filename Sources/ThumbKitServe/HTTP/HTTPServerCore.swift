@@ -70,7 +70,7 @@ final class HTTPServerCore: Sendable {
                 return MHD_Result.YES
             }
             let request = HTTPRequest(
-                method: method, target: exchange.target, headers: Self.headers(connection), body: exchange.body,
+                method: method, target: exchange.target, headers: exchange.headers, body: exchange.body,
                 peer: HTTPBindAddress.host(of: tk_http_client_address(connection)))
             exchange.phase = .responding
             respond(to: request, on: ConnectionHandle(pointer: connection), for: exchange)
@@ -90,6 +90,7 @@ final class HTTPServerCore: Sendable {
     private func refusal(_ connection: OpaquePointer, _ exchange: HTTPExchange) -> HTTPResponse? {
         if exchange.target.utf8.count > options.maxURLLength { return .text(.uriTooLong) }
         let headers = Self.headers(connection)
+        exchange.headers = headers
         if headers.byteCount > options.maxHeaderBytes { return .text(.requestHeaderFieldsTooLarge) }
         if let length = headers["Content-Length"] {
             guard let bytes = Int(length.trimmingCharacters(in: .whitespaces)), bytes >= 0 else {
