@@ -29,6 +29,8 @@ static int tk_heif_failed(struct heif_error e, char err[TK_ERR_LEN]) {
     return 1;
 }
 
+static void tk_heif_close(struct heif_context *ctx, struct heif_image_handle *handle);
+
 static int tk_heif_deadline_passed(uint64_t deadline_ns) {
     if (deadline_ns == 0) return 0;
     struct timespec ts;
@@ -36,9 +38,10 @@ static int tk_heif_deadline_passed(uint64_t deadline_ns) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec >= deadline_ns;
 }
 
-// A context over `data` (not copied: it must outlive the context) and its primary image.
-static int tk_heif_open(const uint8_t *data, size_t size, int max_dimension, struct heif_context **ctx,
-                        struct heif_image_handle **handle, char err[TK_ERR_LEN]) {
+// A context over `data` (not copied: it must outlive the context) and its primary image, or,
+// with `thumbnail` >= 0, that thumbnail ('thmb' item) of the primary image.
+static int tk_heif_open(const uint8_t *data, size_t size, int max_dimension, int thumbnail,
+                        struct heif_context **ctx, struct heif_image_handle **handle, char err[TK_ERR_LEN]) {
     *handle = NULL;
     *ctx = heif_context_alloc();
     if (*ctx == NULL) {
@@ -53,6 +56,22 @@ static int tk_heif_open(const uint8_t *data, size_t size, int max_dimension, str
         *handle = NULL;
         return -1;
     }
+    if (thumbnail >= 0) {
+        heif_item_id ids[TK_HEIF_MAX_THUMBNAILS];
+        int count = heif_image_handle_get_list_of_thumbnail_IDs(*handle, ids, TK_HEIF_MAX_THUMBNAILS);
+        struct heif_image_handle *thumb = NULL;
+        if (thumbnail >= count) {
+            tk_heif_message(err, "no such HEIF thumbnail");
+        } else if (!tk_heif_failed(heif_image_handle_get_thumbnail(*handle, ids[thumbnail], &thumb), err)) {
+            heif_image_handle_release(*handle);
+            *handle = thumb;
+            return 0;
+        }
+        tk_heif_close(*ctx, *handle);
+        *ctx = NULL;
+        *handle = NULL;
+        return -1;
+    }
     return 0;
 }
 
@@ -61,7 +80,7 @@ static void tk_heif_close(struct heif_context *ctx, struct heif_image_handle *ha
     if (ctx != NULL) heif_context_free(ctx);
 }
 
-int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, tk_heif_header *out,
+int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, int thumbnail, tk_heif_header *out,
                         uint8_t **icc, size_t *icc_size, uint8_t **exif, size_t *exif_size,
                         char err[TK_ERR_LEN]) {
     if (icc != NULL) *icc = NULL;
@@ -74,12 +93,14 @@ int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, tk_
     }
     struct heif_context *ctx;
     struct heif_image_handle *handle;
-    if (tk_heif_open(data, size, max_dimension, &ctx, &handle, err) != 0) return -1;
+    if (tk_heif_open(data, size, max_dimension, thumbnail, &ctx, &handle, err) != 0) return -1;
     out->width = (uint32_t)heif_image_handle_get_width(handle);
     out->height = (uint32_t)heif_image_handle_get_height(handle);
     out->has_alpha = heif_image_handle_has_alpha_channel(handle);
     out->bit_depth = heif_image_handle_get_luma_bits_per_pixel(handle);
     out->image_count = heif_context_get_number_of_top_level_images(ctx);
+    out->thumbnail_count = thumbnail >= 0 ? 0 : heif_image_handle_get_number_of_thumbnails(handle);
+    if (out->thumbnail_count > TK_HEIF_MAX_THUMBNAILS) out->thumbnail_count = TK_HEIF_MAX_THUMBNAILS;
     enum heif_color_profile_type type = heif_image_handle_get_color_profile_type(handle);
     out->has_icc = type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC;
     out->nclx_primaries = 0;
@@ -122,7 +143,7 @@ int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, tk_
     return 0;
 }
 
-int tk_heif_decode_rgba8(const uint8_t *data, size_t size, int max_dimension, int threads, uint8_t *dst,
+int tk_heif_decode_rgba8(const uint8_t *data, size_t size, int max_dimension, int thumbnail, int threads, uint8_t *dst,
                          size_t dst_size, uint64_t deadline_ns, char err[TK_ERR_LEN]) {
     if (data == NULL || size > (size_t)INT32_MAX) {
         tk_heif_message(err, "no HEIF data");
@@ -130,7 +151,7 @@ int tk_heif_decode_rgba8(const uint8_t *data, size_t size, int max_dimension, in
     }
     struct heif_context *ctx;
     struct heif_image_handle *handle;
-    if (tk_heif_open(data, size, max_dimension, &ctx, &handle, err) != 0) return -1;
+    if (tk_heif_open(data, size, max_dimension, thumbnail, &ctx, &handle, err) != 0) return -1;
     if (threads >= 0) heif_context_set_max_decoding_threads(ctx, threads);
     if (tk_heif_deadline_passed(deadline_ns)) {
         tk_heif_close(ctx, handle);

@@ -237,14 +237,19 @@ typedef struct {
     int has_icc;          // a 'prof'/'rICC' colour profile (an nclx one is not ICC)
     int nclx_primaries;   // an nclx profile's colour_primaries (H.273; 1 BT.709), 0 without nclx
     int nclx_transfer;    // its transfer_characteristics (13 sRGB), 0 without nclx
+    int thumbnail_count;  // the primary image's 'thmb' items (at most TK_HEIF_MAX_THUMBNAILS; 0 for a thumbnail)
 } tk_heif_header;
+
+/// The most thumbnails of one image that the shim lists.
+#define TK_HEIF_MAX_THUMBNAILS 8
 
 /// Reads the primary image's header from memory with libheif (no pixels are decoded). When `icc`
 /// is not NULL the raw ICC profile is copied as for tk_webp_read_header; when `exif` is not
 /// NULL the primary image's first Exif block is copied the same way, exactly as stored (a
 /// 4-byte big-endian offset, then the TIFF data).
-/// `max_dimension` is handed to heif_context_set_maximum_image_size_limit.
-int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, tk_heif_header *out,
+/// `max_dimension` is handed to heif_context_set_maximum_image_size_limit. `thumbnail` -1 reads
+/// the primary image; 0...thumbnail_count-1 reads that thumbnail of it instead.
+int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, int thumbnail, tk_heif_header *out,
                         uint8_t **icc, size_t *icc_size, uint8_t **exif, size_t *exif_size,
                         char err[TK_ERR_LEN]);
 
@@ -252,8 +257,8 @@ int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, tk_
 /// libheif) into `dst` (exactly width*height*4 bytes), with libheif's default transforms
 /// (irot, imir, clap) applied. heif_decode_image is one uninterruptible call: the deadline
 /// (CLOCK_MONOTONIC ns, 0: none) is checked before and after it. `threads` caps libheif's own
-/// tile threads.
-int tk_heif_decode_rgba8(const uint8_t *data, size_t size, int max_dimension, int threads, uint8_t *dst,
+/// tile threads. `thumbnail` -1 decodes the primary image, 0... that thumbnail of it.
+int tk_heif_decode_rgba8(const uint8_t *data, size_t size, int max_dimension, int thumbnail, int threads, uint8_t *dst,
                          size_t dst_size, uint64_t deadline_ns, char err[TK_ERR_LEN]);
 
 /// Encodes packed RGB8 (`channels` 3) or RGBA8 with straight alpha (`channels` 4, alpha kept) to

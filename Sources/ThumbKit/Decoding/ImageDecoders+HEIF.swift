@@ -21,6 +21,8 @@ extension ImageDecoders {
             var exif: [UInt8]?
             var bitDepth: Int
             var imageCount: Int
+            /// The primary image's `thmb` thumbnails (0 when this is a thumbnail's header).
+            var thumbnailCount: Int
             /// The nclx profile's H.273 colour primaries and transfer; nil without an nclx profile.
             var nclx: NclxColor?
 
@@ -28,11 +30,12 @@ extension ImageDecoders {
             var colorRefusal: String? { icc == nil ? nclx?.refusal : nil }
         }
 
-        /// Reads the primary image's header with libheif (no pixels are decoded).
-        static func parse(_ data: [UInt8], format: ImageFormat, path: String, limits: ImageLimits) throws(DecodeError)
-            -> Parsed
-        {
-            HeaderParses.record()
+        /// Reads the primary image's header with libheif (no pixels are decoded), or with
+        /// `thumbnail` ≥ 0 the header of that `thmb` thumbnail of it.
+        static func parse(
+            _ data: [UInt8], format: ImageFormat, path: String, limits: ImageLimits, thumbnail: Int = -1
+        ) throws(DecodeError) -> Parsed {
+            if thumbnail < 0 { HeaderParses.record() }
             var raw = tk_heif_header()
             var icc: UnsafeMutablePointer<UInt8>? = nil
             var iccSize = 0
@@ -42,7 +45,7 @@ extension ImageDecoders {
             let maxDimension = Int32(clamping: limits.maxDimension)
             let rc = data.withUnsafeBufferPointer {
                 tk_heif_read_header(
-                    $0.baseAddress, $0.count, maxDimension, &raw, &icc, &iccSize, &exif, &exifSize, &err)
+                    $0.baseAddress, $0.count, maxDimension, Int32(thumbnail), &raw, &icc, &iccSize, &exif, &exifSize, &err)
             }
             defer {
                 tk_free(icc)
@@ -60,6 +63,7 @@ extension ImageDecoders {
                 header: header, icc: icc.map { [UInt8](UnsafeBufferPointer(start: $0, count: iccSize)) },
                 exif: exif.map { [UInt8](UnsafeBufferPointer(start: $0, count: exifSize)) },
                 bitDepth: Int(raw.bit_depth), imageCount: Int(raw.image_count),
+                thumbnailCount: Int(raw.thumbnail_count),
                 nclx: raw.nclx_primaries == 0 && raw.nclx_transfer == 0
                     ? nil : NclxColor(primaries: Int(raw.nclx_primaries), transfer: Int(raw.nclx_transfer)))
         }
@@ -83,9 +87,13 @@ extension ImageDecoders {
         }
 
         /// Checks the limits, then decodes the primary image into a buffer of exactly w×h×4
-        /// bytes. heif_decode_image is one call that cannot be interrupted, so the deadline is
-        /// checked before and after it, and a decode that would surely outlast the deadline or
-        /// the memory budget is refused before it starts (`UninterruptibleDecodeCost`).
+        /// bytes, or, when `minimumScale` < 1 and the file has a `thmb` thumbnail that serves it
+        /// (`thumbnail(for:minimumScale:…)`), that thumbnail: an iPhone's 320×240 serves a 44×44
+        /// list thumbnail in a fraction of the primary grid's time and memory. The decoded
+        /// image's `loadScale` is then the thumbnail's scale. heif_decode_image is one call that
+        /// cannot be interrupted, so the deadline is checked before and after it, and a decode
+        /// that would surely outlast the deadline or the memory budget is refused before it
+        /// starts (`UninterruptibleDecodeCost`), for the image actually decoded.
         ///
         /// The header, profile and nclx colour are the ones `source` read, unless `options` has a
         /// smaller `maxDimension` than `headerLimits`: libheif then reads the header again with it
@@ -93,27 +101,34 @@ extension ImageDecoders {
         /// container again (`heif_context_read_from_memory` in the shim): the shim keeps no libheif
         /// handle between calls, and a context holds the limits it was read with.
         static func decode(
-            _ source: ImageSource, options: DecodeOptions, deadline: Deadline = .never, threads: Int = 0
+            _ source: ImageSource, options: DecodeOptions, minimumScale: Double = 1, deadline: Deadline = .never,
+            threads: Int = 0
         ) throws(DecodeError) -> DecodedImage {
             guard let read = source.heif else { preconditionFailure("\(source.path) is not a HEIF source.") }
             let (data, path) = (source.bytes, source.path)
-            let parsed =
+            let primary =
                 options.limits.maxDimension >= headerLimits.maxDimension
                 ? read : try parse(data, format: source.header.format, path: path, limits: options.limits)
-            let header = parsed.header
+            let header = primary.header
             try options.limits.check(width: header.width, height: header.height, path: path)
-            if let refusal = parsed.colorRefusal { throw .unsupported(path: path, reason: refusal) }
+            if let refusal = primary.colorRefusal { throw .unsupported(path: path, reason: refusal) }
             try deadline.check(path: path)
+            let chosen = thumbnail(
+                for: primary, minimumScale: minimumScale, data: data, format: header.format, path: path,
+                limits: options.limits)
+            let decoded = chosen?.parsed ?? primary
+            let (width, height) = (decoded.header.width, decoded.header.height)
             try UninterruptibleDecodeCost.heif.check(
-                width: header.width, height: header.height, limits: options.limits, deadline: deadline, path: path)
-            let count = header.width * header.height * 4
+                width: width, height: height, limits: options.limits, deadline: deadline, path: path)
+            let count = width * height * 4
             var err = CodecMessage.buffer()
             var rc: Int32 = -1
             let maxDimension = Int32(clamping: options.limits.maxDimension)
+            let item = Int32(chosen?.index ?? -1)
             var pixels = [UInt8](unsafeUninitializedCapacity: count) { dst, initialized in
                 rc = data.withUnsafeBufferPointer { src in
                     tk_heif_decode_rgba8(
-                        src.baseAddress, src.count, maxDimension, Int32(threads), dst.baseAddress, count,
+                        src.baseAddress, src.count, maxDimension, item, Int32(threads), dst.baseAddress, count,
                         deadline.shimValue, &err)
                 }
                 initialized = rc == 0 ? count : 0
@@ -122,11 +137,45 @@ extension ImageDecoders {
                 if deadline.hasPassed { throw deadline.error(path: path) }
                 throw failure(CodecMessage.text(err), path: path)
             }
-            let source = SourceColor.heif(icc: parsed.icc, nclx: parsed.nclx)
-            let color = ColorManagement.convert(&pixels, kind: .rgb, source: source, options: options.color)
-            return DecodedImage(
-                buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels), header: header,
+            let color = ColorManagement.convert(
+                &pixels, kind: .rgb, source: SourceColor.heif(icc: decoded.icc, nclx: decoded.nclx),
+                options: options.color)
+            var image = DecodedImage(
+                buffer: PixelBuffer(width: width, height: height, pixels: pixels), header: header,
                 scaleNumerator: 8, warnings: [], colorProfile: color.profile, colorWarnings: color.warnings)
+            if chosen != nil { image.thumbnailScale = Double(width) / Double(header.width) }
+            return image
+        }
+
+        /// The smallest `thmb` thumbnail of `primary` that can stand in for it at `minimumScale`
+        /// (decoded ÷ original, as JPEG shrink-on-load uses it), or nil. A thumbnail qualifies
+        /// when each side is at least `minimumScale` of the primary image's and smaller than it,
+        /// its shape is the primary image's to within one of its pixels (so it shows the same
+        /// picture the same way up), its alpha is the primary's, and its colour can be made sRGB.
+        /// A thumbnail libheif cannot read is passed over.
+        static func thumbnail(
+            for primary: Parsed, minimumScale: Double, data: [UInt8], format: ImageFormat, path: String,
+            limits: ImageLimits
+        ) -> (index: Int, parsed: Parsed)? {
+            guard minimumScale < 1, minimumScale > 0, primary.thumbnailCount > 0 else { return nil }
+            let (width, height) = (primary.header.width, primary.header.height)
+            var best: (index: Int, parsed: Parsed)?
+            for index in 0..<primary.thumbnailCount {
+                guard let candidate = try? parse(data, format: format, path: path, limits: limits, thumbnail: index)
+                else { continue }
+                let (w, h) = (candidate.header.width, candidate.header.height)
+                let serves =
+                    Double(w) >= (Double(width) * minimumScale).rounded(.up)
+                    && Double(h) >= (Double(height) * minimumScale).rounded(.up) && w < width && h < height
+                let sameShape = abs(w * height - h * width) <= max(width, height)
+                guard serves, sameShape, candidate.header.hasAlpha == primary.header.hasAlpha,
+                    candidate.colorRefusal == nil
+                else { continue }
+                if best.map({ w * h < $0.parsed.header.width * $0.parsed.header.height }) ?? true {
+                    best = (index, candidate)
+                }
+            }
+            return best
         }
 
         /// A libheif message as a `DecodeError`: its security limits are `.overLimit`,

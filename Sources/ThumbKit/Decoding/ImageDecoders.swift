@@ -16,7 +16,8 @@ public enum ImageDecoders {
     ///
     /// - Parameters:
     ///   - minimumScale: the smallest decoded/original ratio the caller can use (0 < s ≤ 1).
-    ///     A JPEG is decoded at the smallest DCT scale n/8 with n/8 ≥ minimumScale; PNG ignores it.
+    ///     A JPEG is decoded at the smallest DCT scale n/8 with n/8 ≥ minimumScale, a HEIC or AVIF
+    ///     from its smallest `thmb` thumbnail that large (if any); PNG and WebP ignore it.
     ///   - deadline: when to give up (`.overLimit`); nil starts `options.limits.maxSeconds` now.
     /// - Throws: `DecodeError`; limits are checked from the header before pixels are allocated.
     public static func decode(
@@ -49,7 +50,7 @@ public enum ImageDecoders {
         case .webp:
             return try WebP.decode(source, options: options, deadline: deadline)
         case .heic, .avif:
-            return try HEIF.decode(source, options: options, deadline: deadline)
+            return try HEIF.decode(source, options: options, minimumScale: minimumScale, deadline: deadline)
         }
     }
 

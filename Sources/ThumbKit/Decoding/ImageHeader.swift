@@ -113,6 +113,10 @@ public struct DecodedImage: Sendable {
         self.colorWarnings = colorWarnings
     }
 
-    /// Decoded size ÷ original size.
-    public var loadScale: Double { Double(scaleNumerator) / 8 }
+    /// Decoded width ÷ original width of a HEIF image decoded from its `thmb` thumbnail instead
+    /// of the primary image; nil otherwise.
+    package var thumbnailScale: Double?
+
+    /// Decoded size ÷ original size: `scaleNumerator`/8, or the thumbnail's scale.
+    public var loadScale: Double { thumbnailScale ?? Double(scaleNumerator) / 8 }
 }
