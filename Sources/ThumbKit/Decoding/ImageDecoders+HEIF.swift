@@ -45,7 +45,8 @@ extension ImageDecoders {
             let maxDimension = Int32(clamping: limits.maxDimension)
             let rc = data.withUnsafeBufferPointer {
                 tk_heif_read_header(
-                    $0.baseAddress, $0.count, maxDimension, Int32(thumbnail), &raw, &icc, &iccSize, &exif, &exifSize, &err)
+                    $0.baseAddress, $0.count, maxDimension, Int32(thumbnail), &raw, &icc, &iccSize, &exif, &exifSize,
+                    &err)
             }
             defer {
                 tk_free(icc)
