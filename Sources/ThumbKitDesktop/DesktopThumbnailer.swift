@@ -20,6 +20,9 @@ public struct DesktopThumbnailer: Sendable {
     public var software: String
     /// The folder relative paths are taken from (for the URI), a ``PathBytes`` string.
     public var workingDirectory: String
+    /// Memory-heavy decodes (`ThumbnailPipeline.isHeavy`) of the sources this thumbnailer (and
+    /// its copies: `xdg`'s workers share it) processes take turns in it, as in `thumb` and `build`.
+    package let heavySlot = HeavyDecodeSlot()
 
     /// How desktop thumbnails decode by default: strictly (`failOnWarning`), so a truncated or
     /// corrupt file (libjpeg's "premature end of data") fails, and gets a failure entry from `xdg`
@@ -96,7 +99,8 @@ public struct DesktopThumbnailer: Sendable {
         }
         do {
             let data = try FileIO.read(local, maxBytes: decode.limits.maxFileBytes)
-            let rendered = try Self.render(data, path: path, boxes: stale.map(\.pixels), decode: decode)
+            let rendered = try Self.render(
+                data, path: path, boxes: stale.map(\.pixels), decode: decode, heavySlot: heavySlot)
             var encoded: [(String, [UInt8])] = []
             for (size, image) in zip(stale, rendered.images) {
                 let target = cache.path(forURI: source.uri, size: size)
@@ -137,13 +141,29 @@ public struct DesktopThumbnailer: Sendable {
 
     /// Decodes `data` once and fits it inside each `boxes` square, never enlarged, upright by
     /// its EXIF orientation, in sRGB (`decode`'s colour options), decoding a JPEG at the
-    /// smallest DCT scale that covers the largest box (`shrinkOnLoadMargin`).
+    /// smallest DCT scale that covers the largest box (`shrinkOnLoadMargin`), through the one
+    /// `ThumbnailPipeline` (the PNG, with its text chunks, is `encodePNG`'s). A memory-heavy
+    /// decode waits for `heavySlot` when one is given; the time limit starts after that wait.
     public static func render(
         _ data: [UInt8], path: String, boxes: [Int], decode: DecodeOptions
     ) throws(DecodeError) -> Thumbnailer.Rendered {
-        let variants = boxes.map { ResizeOptions(width: $0, height: $0, mode: .fit, upscale: false) }
-        return try Thumbnailer.render(
-            data, path: path, variants: variants, decode: decode, shrinkOnLoadMargin: shrinkOnLoadMargin)
+        try render(data, path: path, boxes: boxes, decode: decode, heavySlot: nil)
+    }
+
+    package static func render(
+        _ data: [UInt8], path: String, boxes: [Int], decode: DecodeOptions, heavySlot: HeavyDecodeSlot?
+    ) throws(DecodeError) -> Thumbnailer.Rendered {
+        let pipeline = ThumbnailPipeline(
+            variants: boxes.map {
+                ThumbnailPipeline.Variant(
+                    resize: ResizeOptions(width: $0, height: $0, mode: .fit, upscale: false),
+                    encoding: EncodeOptions(format: .png))
+            }, decode: decode, shrinkOnLoadMargin: shrinkOnLoadMargin)
+        let source = try ImageSource(data, path: path)
+        guard let heavySlot else { return try pipeline.render(source) }
+        return try heavySlot.run(heavy: pipeline.isHeavy(source)) { () throws(DecodeError) in
+            try pipeline.render(source)
+        }
     }
 
     /// A thumbnail's PNG: 8-bit RGBA with `text`, written for speed (the Paeth filter and

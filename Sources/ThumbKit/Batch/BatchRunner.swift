@@ -123,7 +123,8 @@ package struct BatchRunner: Sendable {
             let data = try preloaded[file] ?? FileIO.read(file, maxBytes: request.decode.limits.maxFileBytes)
             // The header is read once, here, and passed down (estimate, render, decoder).
             let source = try ImageSource(data, path: file)
-            let heavy = Thumbnailer.decodeMemoryEstimate(source, request: request) >= BatchScheduler.heavyBytes
+            let pipeline = ThumbnailPipeline(request: request, encoding: encoding)
+            let heavy = pipeline.isHeavy(source)
             if heavy && !scheduler.claimHeavy(index) { return nil }
             defer { if heavy { scheduler.releaseHeavy() } }
             // Time spent waiting for the heavy slot (another file's decode) does not count.
@@ -131,7 +132,7 @@ package struct BatchRunner: Sendable {
             try deadline.check(path: file)
             // Encode everything first, so a failure leaves no output of this file behind; the
             // deadline is checked after the last encode: once writing starts, it finishes.
-            let result = try ThumbnailPipeline(request: request, encoding: encoding).run(
+            let result = try pipeline.run(
                 source, threads: threads, deadline: deadline, outputPaths: outputs.map(\.1))
             megapixels = Double(result.header.width * result.header.height) / 1e6
             let encoded = zip(result.outputs, outputs).map { output, planned in

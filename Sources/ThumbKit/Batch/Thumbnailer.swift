@@ -149,15 +149,8 @@ public enum Thumbnailer {
 
     /// Bytes a decoder holds for one file beyond rows and outputs: libjpeg's whole-image
     /// coefficient buffer for a progressive JPEG (see `coefficientBufferBytes`), the whole image
-    /// for an interlaced PNG, 0 otherwise (rows are streamed).
-    static func decodeMemoryEstimate(_ source: ImageSource, request: ThumbnailRequest) -> Int {
-        // Variants that cannot be made (the render then fails at once) estimate a JPEG as 0.
-        decodeMemoryEstimate(
-            source, variants: (try? request.variants(path: "")) ?? [], decode: request.decode,
-            shrinkOnLoadMargin: request.shrinkOnLoadMargin)
-    }
-
-    /// `decodeMemoryEstimate(_:request:)` for a render of `variants` (the catalog build's).
+    /// for an interlaced PNG, a WebP, HEIC or AVIF (decoded whole), 0 otherwise (rows are
+    /// streamed). `ThumbnailPipeline.isHeavy` compares it with `BatchScheduler.heavyBytes`.
     package static func decodeMemoryEstimate(
         _ source: ImageSource, variants: [ResizeOptions], decode: DecodeOptions, shrinkOnLoadMargin: Double = 2
     ) -> Int {

@@ -46,11 +46,12 @@ extension CatalogBuilder {
         }
         // As `UnitBuild` renders one record (its threads are the builder's jobs, a heavy decode
         // holds the builder's slot), warnings fatal.
-        let decode = DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg)
-        let heavy =
-            Thumbnailer.decodeMemoryEstimate(source, variants: variants, decode: decode) >= BatchScheduler.heavyBytes
-        let rendered = try heavySlot.run(heavy: heavy) { () throws(DecodeError) in
-            try Thumbnailer.render(source, variants: variants, decode: decode, threads: jobs)
+        // The encodings do not matter here: only the images are kept, and the build encodes them.
+        let pipeline = ThumbnailPipeline(
+            variants: variants.map { ThumbnailPipeline.Variant(resize: $0, encoding: EncodeOptions()) },
+            decode: DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg))
+        let rendered = try heavySlot.run(heavy: pipeline.isHeavy(source)) { () throws(DecodeError) in
+            try pipeline.render(source, threads: jobs)
         }
         return PreparedImage(sha256: sha256, variants: variants, images: rendered.images)
     }

@@ -103,34 +103,31 @@ struct UnitBuild {
     private func resized(
         _ todo: [PlannedOutput], from bytes: [UInt8], path: String, sha256: String, mayPutBack: Bool
     ) throws -> [Made]? {
-        let variants = todo.map { output -> ResizeOptions in
-            guard case .resize(let options, _, _) = output.maker else {
+        let variants = todo.map { output -> ThumbnailPipeline.Variant in
+            guard case .resize(let options, let encoding, let opaque) = output.maker else {
                 preconditionFailure("An image group plans only resized outputs.")
             }
-            return options
+            return ThumbnailPipeline.Variant(resize: options, encoding: encoding, flatten: opaque)
         }
+        let pipeline = ThumbnailPipeline(variants: variants, decode: DecodeOptions(limits: limits))
         let images: [PixelBuffer]
-        if let ready = prepared?.images(for: variants, sha256: sha256) {
+        if let ready = prepared?.images(for: variants.map(\.resize), sha256: sha256) {
             images = ready
         } else {
             let source = try ImageSource(bytes, path: path)
-            let decode = DecodeOptions(limits: limits)
             var holder: BatchScheduler?  // set while this decode holds the heavy slot
-            if let (scheduler, index) = scheduler,
-                Thumbnailer.decodeMemoryEstimate(source, variants: variants, decode: decode)
-                    >= BatchScheduler.heavyBytes
-            {
+            if let (scheduler, index) = scheduler, pipeline.isHeavy(source) {
                 guard scheduler.claimHeavy(index, mayPutBack: mayPutBack) else { return nil }
                 holder = scheduler
             }
             defer { holder?.releaseHeavy() }
             // The deadline starts here, after any wait for the heavy slot.
-            images = try Thumbnailer.render(source, variants: variants, decode: decode, threads: threads).images
+            images = try pipeline.render(source, threads: threads).images
         }
-        return try zip(todo, images).map { output, image in
-            guard case .resize(_, let encoding, let opaque) = output.maker else { preconditionFailure() }
-            let final = opaque ? image.flattened(onto: encoding.background) : image
-            return try write(output, final, encoding)
+        let targets = todo.map { folder.absolute($0.path) }
+        let encoded = try pipeline.encode(images, path: path, profile: nil, outputPaths: targets)
+        return try zip(todo, encoded).map { output, made in
+            try write(output, made.bytes, width: made.width, height: made.height)
         }
     }
 
@@ -151,11 +148,16 @@ struct UnitBuild {
 
     /// Encodes `image` and writes it under the output's path (temporary name, then rename).
     private func write(_ output: PlannedOutput, _ image: PixelBuffer, _ encoding: EncodeOptions) throws -> Made {
-        let target = folder.absolute(output.path)
-        let bytes = try ImageEncoders.encode(image, options: encoding, path: target)
+        let bytes = try ImageEncoders.encode(image, options: encoding, path: folder.absolute(output.path))
+        return try write(output, bytes, width: image.width, height: image.height)
+    }
+
+    /// Writes encoded `bytes` under the output's path (temporary name, then rename), once the
+    /// folder says the file there may be replaced.
+    private func write(_ output: PlannedOutput, _ bytes: [UInt8], width: Int, height: Int) throws -> Made {
         try folder.requireReplaceable(output.path)
-        try FileIO.writeAtomically(bytes, to: target)
-        return Made(output: output, bytes: bytes, width: image.width, height: image.height)
+        try FileIO.writeAtomically(bytes, to: folder.absolute(output.path))
+        return Made(output: output, bytes: bytes, width: width, height: height)
     }
 
     /// Writes `Contents.json` when it is missing or different (so a build with nothing to do
