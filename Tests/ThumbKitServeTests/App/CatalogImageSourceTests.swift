@@ -38,7 +38,7 @@ struct CatalogImageSourceTests {
         #expect(header.width == 88 && header.height == 88)
 
         let out = fixture.workspace.path("out")
-        _ = try CatalogBuilder(store: fixture.store, outputDirectory: out, jobs: 1).build(only: [.bug(fixture.bugID)])
+        _ = CatalogBuilder(store: fixture.store, outputDirectory: out, jobs: 1).build(only: [.bug(fixture.bugID)])
         let row = try #require(
             try fixture.store.outputs(for: .bug(fixture.bugID)).first { $0.kind == .list && $0.scale == 2 })
         #expect(FileManager.default.contents(atPath: out + "/" + row.path) == Data(answer.body))
