@@ -152,6 +152,7 @@ enum ServeCommand: Command {
 
     static func validate(_ arguments: ParsedArguments) throws(UsageError) {
         _ = try signer(arguments)
+        _ = try passwordHash(arguments)
     }
 
     /// The signer from `--key`/`--salt`, refusing to run unsigned unless `--insecure`. The

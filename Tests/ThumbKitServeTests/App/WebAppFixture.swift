@@ -7,7 +7,7 @@ import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitServe
 
-/// A web app over a temporary SQLite catalog with two bugs (the first with a picture), editing
+/// A web app over a temporary SQLite (or PostgreSQL) catalog with two bugs (the first with a picture), editing
 /// on with the password "secret", driven by calling `respond(to:)` directly (no sockets).
 final class WebAppFixture {
     static let password = "secret"
@@ -21,9 +21,9 @@ final class WebAppFixture {
     let bugID: Int
     let picture: ImageRef
 
-    init(editing: Bool = true) throws {
+    init(editing: Bool = true, backend: CatalogBackend = .sqlite) throws {
         workspace = try TestWorkspace()
-        store = try workspace.store()
+        store = try workspace.store(backend: backend)
         let path = try workspace.image("pictures/bug.png", width: 64, height: 48, seed: 3)
         picture = try ImageRef.load(path: path)
         let picture = self.picture

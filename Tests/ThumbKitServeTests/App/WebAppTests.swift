@@ -7,7 +7,7 @@ import ThumbKitCatalogTestSupport
 
 @testable import ThumbKitServe
 
-/// The web app's routes over a temporary SQLite catalog, called directly.
+/// The web app's routes over a temporary SQLite catalog (and PostgreSQL when configured), called directly.
 struct WebAppTests {
     @Test func pagesNeedNoLoginAndEscapeRecordText() async throws {
         let fixture = try WebAppFixture()
@@ -59,8 +59,9 @@ struct WebAppTests {
         #expect(fixture.changes.withLock { $0 } == 0)
     }
 
-    @Test func ratingInHalfStepsIsStoredShownAndQueued() async throws {
-        let fixture = try WebAppFixture()
+    @Test(arguments: CatalogBackend.all)
+    func ratingInHalfStepsIsStoredShownAndQueued(backend: CatalogBackend) async throws {
+        let fixture = try WebAppFixture(backend: backend)
         let cookie = try await fixture.login()
         let csrf = try await fixture.csrf(cookie: cookie)
         let page = await fixture.send("GET", "/bugs/\(fixture.bugID)", cookie: cookie)
@@ -107,8 +108,9 @@ struct WebAppTests {
         #expect(FileManager.default.contents(atPath: image.path) == Data(bytes))
     }
 
-    @Test func aBugIsAddedRenamedAndRemoved() async throws {
-        let fixture = try WebAppFixture()
+    @Test(arguments: CatalogBackend.all)
+    func aBugIsAddedRenamedAndRemoved(backend: CatalogBackend) async throws {
+        let fixture = try WebAppFixture(backend: backend)
         let cookie = try await fixture.login()
         let csrf = try await fixture.csrf(cookie: cookie)
         #expect(await fixture.send("GET", "/bugs/new", cookie: cookie).text.contains("name=\"title\""))
