@@ -84,7 +84,10 @@ package final class WebApp: Sendable {
     package func respond(to request: HTTPRequest) async -> HTTPResponse {
         let path = request.path
         let language = PageLanguage(acceptLanguage: request.headers["Accept-Language"])
-        if path.hasPrefix(Self.assets) { return asset(String(path.dropFirst(Self.assets.count)), request: request) }
+        if path.hasPrefix(Self.assets) {
+            let name = String(path.dropFirst(Self.assets.count))
+            return await BlockingWork.run { [self] in asset(name) }
+        }
         let parts = path.split(separator: "/").map(String.init)
         if request.method == "POST" {
             return await post(parts, request: request, language: language)
@@ -228,8 +231,9 @@ package final class WebApp: Sendable {
         return request.peer
     }
 
-    /// `/assets/style.css`, `/assets/site.js`, `/assets/images/<output path>`.
-    private func asset(_ name: String, request: HTTPRequest) -> HTTPResponse {
+    /// `/assets/style.css`, `/assets/site.js`, `/assets/images/<output path>` (a blocking call:
+    /// it reads the file).
+    private func asset(_ name: String) -> HTTPResponse {
         switch name {
         case "style.css": return Self.static(HTML.styleSheet + WebAppPages.styleSheet, type: "text/css")
         case SiteText.scriptPath: return Self.static(SiteText.script, type: "text/javascript")

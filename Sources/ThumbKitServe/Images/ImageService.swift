@@ -81,7 +81,7 @@ package final class ImageService: Sendable {
                 return Self.answer(error)
             }
         case .catalog(let path):
-            return await respondFromCatalog(path, request: request, parsed: parsed)
+            return await respondFromCatalog(path, request: request)
         }
         let read: (facts: SourceFacts, bytes: [UInt8]?)
         do {
@@ -120,18 +120,21 @@ package final class ImageService: Sendable {
 
     /// A `catalog:///` source: the record's picture by its recipe (`CatalogImageSource`), with
     /// the recipe's format and quality; the URL's resize options do not apply.
-    private func respondFromCatalog(_ path: String, request: HTTPRequest, parsed: ImgproxyRequest) async
-        -> HTTPResponse
-    {
+    private func respondFromCatalog(_ path: String, request: HTTPRequest) async -> HTTPResponse {
         guard let catalog else { return .text(.notFound, "catalog sources need --catalog") }
-        let resolved: CatalogImageSource.Resolved
-        do throws(CatalogImageSource.Failure) {
-            resolved = try catalog.resolve(path)
-        } catch {
-            switch error {
-            case .notFound(let line): return .text(.notFound, line)
-            case .unavailable(let line): return .text(.serviceUnavailable, line)
+        // The catalog read may wait on SQLite's busy timeout: never on a cooperative thread.
+        let lookup = await BlockingWork.run { () -> Result<CatalogImageSource.Resolved, CatalogImageSource.Failure> in
+            do throws(CatalogImageSource.Failure) {
+                return .success(try catalog.resolve(path))
+            } catch {
+                return .failure(error)
             }
+        }
+        let resolved: CatalogImageSource.Resolved
+        switch lookup {
+        case .success(let found): resolved = found
+        case .failure(.notFound(let line)): return .text(.notFound, line)
+        case .failure(.unavailable(let line)): return .text(.serviceUnavailable, line)
         }
         let key = "catalog\n" + resolved.identifier
         let etag = "\"" + ContentHash.sha256(of: Array(key.utf8)).prefix(40) + "\""
