@@ -149,4 +149,4 @@ BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev li
 # Pillow (python3-pil) is the third decoder of the WebP outputs and the bench's Pillow peer.
 # The serve tests drive the server with curl and check signatures with openssl and xxd.
 # shellcheck disable=SC2034
-TEST_PACKAGES="libvips-tools libgs-common time libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 bubblewrap webp libheif-examples libavif-bin python3-pil curl openssl xxd"
+TEST_PACKAGES="libvips-tools libgs-common time libglib2.0-bin python3-gi gir1.2-gnomedesktop-3.0 bubblewrap webp libheif-examples libavif-bin python3-pil curl openssl xxd chromium chromium-driver python3-selenium"

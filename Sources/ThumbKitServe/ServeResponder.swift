@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
-/// `thumbkit serve`'s routes: `/health`, `/metrics`, and every other path an image URL.
+/// `thumbkit serve`'s routes: `/health`, `/metrics`, the catalog's web app (`/`, `/login`,
+/// `/logout`, `/bugs…`, `/foods…`, `/assets/…`) when serving a catalog, and every other path an
+/// image URL.
 package final class ServeResponder: HTTPResponding {
     private let images: ImageService
+    /// The catalog's web app (`serve --catalog --out`), or nil.
+    private let app: WebApp?
     private let metrics: ServeMetrics
     private let pool: RenderPool
     /// True once the server is shutting down: `/health` answers 503 from then on.
     private let isShuttingDown: @Sendable () -> Bool
 
     package init(
-        images: ImageService, metrics: ServeMetrics, pool: RenderPool, isShuttingDown: @escaping @Sendable () -> Bool
+        images: ImageService, metrics: ServeMetrics, pool: RenderPool, app: WebApp? = nil,
+        isShuttingDown: @escaping @Sendable () -> Bool
     ) {
         self.images = images
+        self.app = app
         self.metrics = metrics
         self.pool = pool
         self.isShuttingDown = isShuttingDown
@@ -26,6 +32,8 @@ package final class ServeResponder: HTTPResponding {
                 status: .ok,
                 headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
                 body: Array(text.utf8))
+        case let path where app != nil && WebApp.handles(path):
+            return await app!.respond(to: request)
         default:
             return await images.respond(to: request)
         }

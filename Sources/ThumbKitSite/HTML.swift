@@ -1,29 +1,35 @@
 // SPDX-License-Identifier: Apache-2.0
 import ThumbKit
 import ThumbKitCatalog
+
 /// Small HTML building blocks for the static site. Pages are HTML5 written in the XML-compatible
 /// ("polyglot") form: every element closed, every attribute quoted, only the five XML entities,
 /// so an XML parser can read them back (the tests do). Text is escaped by `HTMLText.escape`
-/// (ThumbKitCatalog), the escaper the bench report uses too.
-enum HTML {
+/// (ThumbKitCatalog), the escaper the bench report uses too. `thumbkit serve`'s web app builds its
+/// pages from these same blocks (package API), so the site and the app cannot drift apart.
+package enum HTML {
     /// A whole page. `root` is the relative path from the page's folder to the site root (`""`
     /// or `"../"`); `trail` is the breadcrumb (label, link relative to the page; nil for the
-    /// page itself).
-    static func page(title: String, root: String, trail: [(label: String, href: String?)], body: String) -> String {
+    /// page itself). `lang` is the page's language (`en` for the static site); `head` is extra
+    /// markup for the `<head>` (the web app's automatic reload while a picture is rebuilt).
+    package static func page(
+        title: String, root: String, trail: [(label: String, href: String?)], body: String, lang: String = "en",
+        head: String = ""
+    ) -> String {
         let crumbs = trail.map { item in
             item.href.map { "<a href=\"\(HTMLText.escape($0))\">\(HTMLText.escape(item.label))</a>" }
                 ?? "<span>\(HTMLText.escape(item.label))</span>"
         }.joined(separator: " <span class=\"sep\">/</span> ")
         return """
             <!DOCTYPE html>
-            <html lang="en">
+            <html lang="\(HTMLText.escape(lang))">
             <head>
             <meta charset="utf-8" />
             <meta name="viewport" content="width=device-width, initial-scale=1" />
             <title>\(HTMLText.escape(title))</title>
             <link rel="stylesheet" href="\(root)style.css" />
             <script src="\(root)\(SiteText.scriptPath)" defer="defer"></script>
-            </head>
+            \(head)</head>
             <body>
             <nav class="trail">\(crumbs)</nav>
             <main>
@@ -42,7 +48,8 @@ enum HTML {
     /// also has WebP or AVIF files, the `<img>` (their JPEG or PNG fallback) goes inside a
     /// `<picture>` after one `<source type=…>` per modern format, so a browser picks the first
     /// format it can show and every browser shows one.
-    static func image(_ image: SiteImage?, alt: String, root: String, className: String, fallback: (Int, Int)) -> String
+    package static func image(_ image: SiteImage?, alt: String, root: String, className: String, fallback: (Int, Int))
+        -> String
     {
         guard let image else {
             return
@@ -64,7 +71,7 @@ enum HTML {
     }
 
     /// A table of a record's outputs.
-    static func outputTable(_ rows: [OutputRecord]) -> String {
+    package static func outputTable(_ rows: [OutputRecord]) -> String {
         guard !rows.isEmpty else { return "<p class=\"note\">No outputs yet: run <code>thumbkit build</code>.</p>" }
         let lines = rows.map { row in
             "<tr><td>\(HTMLText.escape(row.kind.rawValue))</td><td>@\(row.scale)x</td><td>\(row.width)×\(row.height)</td>"
@@ -81,7 +88,7 @@ enum HTML {
     }
 
     /// The site's style sheet.
-    static let styleSheet = """
+    package static let styleSheet = """
         :root { color-scheme: light; --accent: #2a7a3b; --line: #e3e3e0; --muted: #6b6b66; }
         * { box-sizing: border-box; }
         body { margin: 0; font: 16px/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;

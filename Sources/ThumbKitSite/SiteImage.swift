@@ -5,11 +5,11 @@ import ThumbKitCatalog
 /// One picture on the site: its files by scale (the first is @1x, or the smallest), its size in
 /// CSS pixels, and the same picture in WebP or AVIF when recipes of the same kind and size make
 /// those (shown through `<picture>`, with `files` as the fallback every browser can show).
-struct SiteImage: Sendable, Hashable {
-    struct File: Sendable, Hashable {
+package struct SiteImage: Sendable, Hashable {
+    package struct File: Sendable, Hashable {
         /// Path relative to the site root (`images/bugs/1-potato-bug/bug-list.3fa9c2d1.jpg`).
-        let path: String
-        let scale: Int
+        package let path: String
+        package let scale: Int
     }
 
     /// The picture in a format a browser may not show: one `<source>`.
@@ -19,9 +19,9 @@ struct SiteImage: Sendable, Hashable {
         let files: [File]
     }
 
-    let files: [File]
-    let width: Int
-    let height: Int
+    package let files: [File]
+    package let width: Int
+    package let height: Int
     /// AVIF first, then WebP: a browser takes the first it supports.
     private(set) var sources: [Source] = []
 
@@ -44,7 +44,7 @@ struct SiteImage: Sendable, Hashable {
     /// kind, in the catalog's order), with a `<source>` for each WebP or AVIF recipe of the
     /// same CSS size. Without a JPEG or PNG recipe the first modern one is the `<img>` itself
     /// (`hasFallback` is then false, and the site reports it). Nil when `rows` is empty.
-    init?(recipeRows rows: [OutputRecord]) {
+    package init?(recipeRows rows: [OutputRecord]) {
         var order: [String] = []
         var byRecipe: [String: [OutputRecord]] = [:]
         for row in rows {

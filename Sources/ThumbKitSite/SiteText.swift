@@ -9,9 +9,9 @@ import ThumbKitCatalog
 /// text in UTC (`1 Dec 2026, 19:08 UTC`, `12.3 KB`). The site's small `site.js` then rewrites
 /// the text in the reader's own language and time zone with the browser's `Intl`; without
 /// JavaScript the English text stays.
-enum SiteText {
+package enum SiteText {
     /// The site's script file, relative to the site root.
-    static let scriptPath = "site.js"
+    package static let scriptPath = "site.js"
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -26,7 +26,7 @@ enum SiteText {
     }
 
     /// `<time datetime="…">1 Dec 2026, 19:08 UTC</time>`.
-    static func time(_ date: Date) -> String {
+    package static func time(_ date: Date) -> String {
         "<time datetime=\"\(HTMLText.escape(Timestamp.string(from: date)))\">\(HTMLText.escape(readableDate(date)))</time>"
     }
 
@@ -51,7 +51,7 @@ enum SiteText {
 
     /// The site's only script: localises the `<time>` and `<data class="bytes">` texts. It
     /// touches nothing else, and any failure leaves the English text in place.
-    static let script = """
+    package static let script = """
         // Written by thumbkit: shows dates and sizes in the reader's language and time zone.
         // Without it, the pages show them in English, UTC.
         (function () {

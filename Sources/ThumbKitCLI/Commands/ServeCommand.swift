@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import ThumbKit
+import ThumbKitCatalog
 import ThumbKitServe
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// `thumbkit serve`: images on demand over HTTP, with imgproxy's URLs and signatures.
+/// `thumbkit serve` (`thumbkit serve run`): images on demand over HTTP, with imgproxy's URLs and
+/// signatures, and with `--catalog` the catalog's web app.
 enum ServeCommand: Command {
     static let spec = CommandSpec(
-        name: "serve", abstract: "Serve thumbnails on demand over HTTP (imgproxy's URLs).",
+        name: "run", abstract: "Serve thumbnails on demand over HTTP (imgproxy's URLs), and the catalog's web app.",
         discussion: """
             Answers GET /{signature}/{options}/plain/local:///{path}[@{ext}] with the thumbnail \
             that the options describe, rendered through the same pipeline as 'thumbkit thumb', \
@@ -23,13 +25,92 @@ enum ServeCommand: Command {
             http://HOST:PORT'; SIGTERM or SIGINT stops accepting, finishes the requests in \
             flight (within 2 x --timeout) and exits 0. See docs/serve.md.
 
+            With --catalog, / is the catalog's web app (Scary Bugs and Food, from the same \
+            templates as 'thumbkit site', pictures from --out), and catalog:///bugs/ID/list[@2x] \
+            sources are served; no --key is needed then (imgproxy URLs are refused unless \
+            signed). Reading needs no login; editing is off unless --edit-password-file names a \
+            file holding a line made by 'thumbkit serve hash-password'. Uploaded pictures go to \
+            --uploads. The server builds changed records with worker lanes of its own (-j of \
+            them) unless --no-worker is given.
+
             Examples:
               thumbkit serve --root ~/Pictures --key "$KEY" --salt "$SALT"
               thumbkit serve --root TestImages --insecure --bind 127.0.0.1:0
+              thumbkit serve --catalog thumbkit.sqlite --out thumbkit-out --edit-password-file pw.txt
             """,
         options: [
             bind, root, key, salt, insecure, presets, jobs, queue, maxClients, maxURLLength,
-        ] + LimitOptions.all)
+        ] + appOptions + LimitOptions.all)
+
+    // MARK: The catalog's web app (--catalog and its companions)
+
+    /// `--catalog PATH|URL`: serve this catalog's web app and `catalog:///` sources.
+    static let catalog: OptionKey<String?> = .text(
+        "catalog", valueName: "path|url", defaultHelp: "no web app",
+        help: "Serve the web app and catalog:/// sources of this catalog: " + CatalogOptions.catalogHelp + ".")
+    /// `--out DIR`: the catalog's output folder.
+    static let out: OptionKey<String> = .text(
+        "out", valueName: "dir", default: "./thumbkit-out", help: "The catalog's output folder (built images).")
+    /// `--uploads DIR`: where uploaded pictures are kept.
+    static let uploads: OptionKey<String> = .text(
+        "uploads", valueName: "dir", default: "./thumbkit-uploads",
+        help: "Where pictures uploaded in the web app are kept (outside --out).")
+    /// `--edit-password-file FILE`: turns editing on.
+    static let editPasswordFile: OptionKey<String?> = .text(
+        "edit-password-file", valueName: "file", defaultHelp: "editing off",
+        help: "A file holding the line 'thumbkit serve hash-password' printed; editing needs that password.")
+    /// `--no-worker`: build nothing here.
+    static let noWorker: OptionKey<Bool> = .flag(
+        "no-worker", help: "Run no build lanes in the server (separate 'thumbkit worker' processes build).")
+    /// `--trusted-proxy ADDR`, repeatable.
+    static let trustedProxy: OptionKey<[String]> = .repeated(
+        "trusted-proxy", valueName: "addr",
+        help: "A proxy whose X-Forwarded-Proto and X-Forwarded-For are believed, besides loopback.")
+    /// `--max-upload BYTES`: the body limit.
+    static let maxUpload: OptionKey<Int> = .integer(
+        "max-upload", in: 1024...1_073_741_824, default: 32 << 20,
+        help: "Largest request body (an upload) in bytes; beyond, 413 before the body is read.")
+    /// The options of the web app, together.
+    static let appOptions: [any OptionDeclaration] = [
+        catalog, out, uploads, editPasswordFile, noWorker, trustedProxy, maxUpload,
+    ]
+
+    /// The edit password's hash from `--edit-password-file`, or nil. Never quotes the file's content.
+    static func passwordHash(_ arguments: ParsedArguments) throws(UsageError) -> PasswordHash? {
+        guard let file = try arguments[editPasswordFile] else { return nil }
+        guard let bytes = try? FileIO.read(file, maxBytes: 4096),
+            let hash = PasswordHash(parsing: String(decoding: bytes, as: UTF8.self))
+        else {
+            throw .validationFailed(
+                "--edit-password-file \(Terminal.oneLine(file)): not a line made by 'thumbkit serve hash-password'")
+        }
+        return hash
+    }
+
+    /// The web app, the catalog:/// sources and (unless --no-worker) the build lanes, for `--catalog`.
+    static func webApp(_ arguments: ParsedArguments, limits: ImageLimits, context: CommandContext) throws -> (
+        app: WebApp, source: CatalogImageSource, lanes: CatalogBuildLanes?
+    )? {
+        guard let value = try arguments[catalog] else { return nil }
+        let store = try CatalogOptions.openStore(catalog: value, mustExist: true)
+        let outputDirectory = try arguments[out]
+        var lanes: CatalogBuildLanes?
+        if !(try arguments[noWorker]) {
+            let made = try CatalogBuildLanes(
+                location: store.location, outputDirectory: outputDirectory, lanes: try arguments[jobs], limits: limits,
+                log: { context.printError($0) })
+            if let refusal = try made.start() { throw CatalogError.io(path: outputDirectory, reason: refusal) }
+            lanes = made
+        }
+        let app = WebApp(
+            store: store,
+            options: WebApp.Options(
+                outputDirectory: outputDirectory, uploadDirectory: try arguments[uploads],
+                password: try passwordHash(arguments), limits: limits,
+                trustedProxies: Set(["127.0.0.1", "::1"] + (try arguments[trustedProxy]))),
+            onChange: { [lanes] in lanes?.nudge() })
+        return (app, CatalogImageSource(store: store), lanes)
+    }
 
     /// `--bind HOST:PORT`.
     static let bind: OptionKey<HTTPBindAddress> = .parsed(
@@ -71,6 +152,7 @@ enum ServeCommand: Command {
 
     static func validate(_ arguments: ParsedArguments) throws(UsageError) {
         _ = try signer(arguments)
+        _ = try passwordHash(arguments)
     }
 
     /// The signer from `--key`/`--salt`, refusing to run unsigned unless `--insecure`. The
@@ -82,6 +164,15 @@ enum ServeCommand: Command {
             throw .validationFailed("give one --salt for each --key (\(keys.count) keys, \(salts.count) salts)")
         }
         let isInsecure = try arguments[insecure]
+        let servesCatalog = try arguments[catalog] != nil
+        if keys.isEmpty && !isInsecure && servesCatalog {
+            // The web app alone: image URLs need a signature no one can make.
+            guard let key = SecureRandom.bytes(32), let salt = SecureRandom.bytes(16) else {
+                throw .validationFailed("no random bytes for the image URL key")
+            }
+            let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
+            return try! ImgproxySigner(pairs: [(key: hex(key), salt: hex(salt))])
+        }
         if keys.isEmpty && !isInsecure {
             throw .validationFailed("no --key and --salt: give them, or --insecure to serve unsigned URLs")
         }
@@ -120,18 +211,21 @@ enum ServeCommand: Command {
             }
         }
         let metrics = ServeMetrics()
+        let app = try webApp(arguments, limits: limits, context: context)
         let pool = RenderPool(workers: try arguments[jobs], queueLimit: try arguments[queue])
         let images = ImageService(
             root: sourceRoot, signer: signer,
             parser: ImgproxyURLParser(
                 limits: ImgproxyLimits(maxDimension: limits.maxDimension), presets: presetTable),
-            limits: limits, pool: pool, metrics: metrics)
+            limits: limits, pool: pool, metrics: metrics, catalog: app?.source)
         let shutdown = ShutdownFlag()
         let options = HTTPServerOptions(
-            bind: try arguments[bind], maxClients: try arguments[maxClients], maxURLLength: try arguments[maxURLLength])
+            bind: try arguments[bind], maxClients: try arguments[maxClients], maxURLLength: try arguments[maxURLLength],
+            maxBodyBytes: try arguments[maxUpload])
         let server = HTTPServer(
             options: options,
-            responder: ServeResponder(images: images, metrics: metrics, pool: pool, isShuttingDown: shutdown.isSet),
+            responder: ServeResponder(
+                images: images, metrics: metrics, pool: pool, app: app?.app, isShuttingDown: shutdown.isSet),
             observer: metrics)
         let address: HTTPBindAddress
         do {
@@ -148,6 +242,14 @@ enum ServeCommand: Command {
         let idle = await server.waitUntilIdle(timeout: .milliseconds(Int64(2 * timeout * 1000)))
         server.stop()
         pool.stop()
+        if let lanes = app?.lanes {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    _ = lanes.stop()
+                    done.resume()
+                }
+            }
+        }
         if !idle { context.printError("stopped with requests still in flight after \(2 * timeout) s") }
         return .success
     }

@@ -3,7 +3,7 @@
 enum ThumbKitCommands {
     static let all: [any Command.Type] = [
         ThumbCommand.self, CatalogCommand.self, BuildCommand.self, WorkerCommand.self, SiteCommand.self,
-        WatchCommand.self, ServeCommand.self,
+        WatchCommand.self, ServeGroupCommand.self,
         BenchCommand.self, CompareCommand.self, DemoCommand.self,
         XDGCommand.self, ThumbnailerCommand.self,
     ]

@@ -26,6 +26,8 @@ package final class ImageService: Sendable {
     }
 
     private let root: SourceRoot?
+    /// `catalog:///` sources (nil without `--catalog`: they answer 404).
+    private let catalog: CatalogImageSource?
     private let signer: ImgproxySigner
     private let parser: ImgproxyURLParser
     private let limits: ImageLimits
@@ -37,12 +39,13 @@ package final class ImageService: Sendable {
     private let facts = Locked<[String: SourceFacts]>([:])
     private let factsCapacity = 10_000
 
-    /// `root` nil: `local:///` sources answer 404.
+    /// `root` nil: `local:///` sources answer 404; `catalog` nil: `catalog:///` sources do.
     package init(
         root: SourceRoot?, signer: ImgproxySigner, parser: ImgproxyURLParser, limits: ImageLimits,
-        pool: RenderPool, metrics: ServeMetrics
+        pool: RenderPool, metrics: ServeMetrics, catalog: CatalogImageSource? = nil
     ) {
         self.root = root
+        self.catalog = catalog
         self.signer = signer
         self.parser = parser
         self.limits = limits
@@ -77,8 +80,8 @@ package final class ImageService: Sendable {
             } catch {
                 return Self.answer(error)
             }
-        case .catalog:
-            return .text(.notFound, "catalog sources need --catalog")
+        case .catalog(let path):
+            return await respondFromCatalog(path, request: request)
         }
         let read: (facts: SourceFacts, bytes: [UInt8]?)
         do {
@@ -107,6 +110,57 @@ package final class ImageService: Sendable {
         case .image(let bytes):
             if shared { metrics.countCacheHit() }
             headers.insert(("Content-Type", choice.format.mimeType), at: 0)
+            return HTTPResponse(status: .ok, headers: headers, body: bytes)
+        case .failure(let status, let line):
+            var answer = HTTPResponse.text(status, line)
+            if status == .tooManyRequests { answer.headers.append(("Retry-After", "1")) }
+            return answer
+        }
+    }
+
+    /// A `catalog:///` source: the record's picture by its recipe (`CatalogImageSource`), with
+    /// the recipe's format and quality; the URL's resize options do not apply.
+    private func respondFromCatalog(_ path: String, request: HTTPRequest) async -> HTTPResponse {
+        guard let catalog else { return .text(.notFound, "catalog sources need --catalog") }
+        // The catalog read may wait on SQLite's busy timeout: never on a cooperative thread.
+        let lookup = await BlockingWork.run { () -> Result<CatalogImageSource.Resolved, CatalogImageSource.Failure> in
+            do throws(CatalogImageSource.Failure) {
+                return .success(try catalog.resolve(path))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let resolved: CatalogImageSource.Resolved
+        switch lookup {
+        case .success(let found): resolved = found
+        case .failure(.notFound(let line)): return .text(.notFound, line)
+        case .failure(.unavailable(let line)): return .text(.serviceUnavailable, line)
+        }
+        let key = "catalog\n" + resolved.identifier
+        let etag = "\"" + ContentHash.sha256(of: Array(key.utf8)).prefix(40) + "\""
+        var headers: [(String, String)] = [("ETag", etag), ("Cache-Control", "public, max-age=31536000, immutable")]
+        if Self.matches(request.headers["If-None-Match"], etag) {
+            metrics.countCacheHit()
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        let limits = self.limits
+        let (outcome, shared) = await flight.run(etag) { [pool] in
+            await pool.run {
+                let deadline = limits.deadline()
+                do {
+                    return .image(try CatalogImageSource.render(resolved, limits: limits, deadline: deadline))
+                } catch let error as DecodeError {
+                    if deadline.hasPassed { return .failure(.serviceUnavailable, error.description) }
+                    return .failure(.unprocessableContent, error.description)
+                } catch {
+                    return .failure(.internalServerError, "the image could not be encoded")
+                }
+            } ?? .failure(.tooManyRequests, "too many renders waiting; try again")
+        }
+        switch outcome {
+        case .image(let bytes):
+            if shared { metrics.countCacheHit() }
+            headers.insert(("Content-Type", resolved.recipe.format.mimeType), at: 0)
             return HTTPResponse(status: .ok, headers: headers, body: bytes)
         case .failure(let status, let line):
             var answer = HTTPResponse.text(status, line)

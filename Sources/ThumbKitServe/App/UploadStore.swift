@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import ThumbKit
+import ThumbKitCatalog
+
+/// Where the web app keeps uploaded pictures: `<folder>/<sha256>.<ext>`, named by content, so a
+/// file is never overwritten with other bytes and the old picture stays for as long as a
+/// record (or an undo) may want it. An upload is checked exactly as `catalog set-image` checks
+/// a file (`SourceImage.validate`: the same limits, one decode) before anything is written, and
+/// the catalog is changed only after the file is in place; a rejected upload changes nothing.
+package struct UploadStore: Sendable {
+    /// The folder (outside the build's `--out`: the build refuses sources inside it).
+    package let folder: String
+    package let limits: ImageLimits
+
+    package init(folder: String, limits: ImageLimits) {
+        self.folder = folder
+        self.limits = limits
+    }
+
+    /// Why an upload was refused: one line for the page.
+    package struct Rejected: Error, Equatable, Sendable {
+        package let message: String
+    }
+
+    /// Checks `bytes` and stores them; returns the picture for the record.
+    package func store(_ bytes: [UInt8], filename: String) throws(Rejected) -> ImageRef {
+        let shown = Self.shownName(filename)
+        guard !bytes.isEmpty else { throw Rejected(message: "\(shown): the file is empty") }
+        guard bytes.count <= limits.maxFileBytes else {
+            throw Rejected(message: "\(shown): \(bytes.count) bytes, over the limit of \(limits.maxFileBytes) bytes")
+        }
+        let format: ImageFormat
+        do {
+            let source = try ImageSource(bytes, path: shown)
+            try SourceImage.validate(source, limits: limits)
+            format = source.header.format
+        } catch {
+            throw Rejected(message: "\(shown): not a picture that can be used (\(error.reason))")
+        }
+        let hash = ContentHash.sha256(of: bytes)
+        let path = (folder as NSString).appendingPathComponent("\(hash).\(format.fileExtension)")
+        if let reason = FileIO.makeFolders(folder) {
+            throw Rejected(message: "the upload folder cannot be created: \(reason)")
+        }
+        if !FileManager.default.fileExists(atPath: path) {
+            do {
+                try FileIO.writeAtomically(bytes, to: path)
+            } catch {
+                throw Rejected(message: "the upload cannot be stored: \(error.reason)")
+            }
+        }
+        return ImageRef(path: path, sha256: hash)
+    }
+
+    /// The browser's file name made safe to show: its last component, printable, at most 80 characters.
+    static func shownName(_ filename: String) -> String {
+        let last = filename.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let printable = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        return printable.isEmpty ? "the upload" : String(printable.prefix(80))
+    }
+}
