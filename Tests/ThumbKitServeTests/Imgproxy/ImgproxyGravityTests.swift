@@ -70,6 +70,7 @@ import ThumbKit
         for y in 0..<100 { for x in 100..<200 { image[x, y] = RGBA(0, 0, 200) } }
         let options = try resize("/rs:fill:20:20/g:ea", source: (200, 100))
         let out = ImageProcessors.Resize(options).process(image)
-        #expect(out[0, 0] == RGBA(0, 0, 200) && out[19, 19] == RGBA(0, 0, 200))
+        // Every pixel is blue (Lanczos lets a little red ring in at the left edge).
+        #expect(out.width == 20 && (0..<400).allSatisfy { out.pixels[$0 * 4 + 2] > 150 && out.pixels[$0 * 4] < 60 })
     }
 }

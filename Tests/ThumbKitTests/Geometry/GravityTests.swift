@@ -80,6 +80,15 @@ struct GravityTests {
         #expect(ResizeOptions(width: 4, height: 4, gravity: .west).scaled(by: 2).gravity == .west)
     }
 
+    /// Every scale of a request keeps the gravity (`checkedScaled` once dropped it, and every
+    /// `thumb --gravity` output was centred).
+    @Test func everyScaleOfARequestKeepsTheGravity() throws {
+        let request = ThumbnailRequest(resize: ResizeOptions(width: 4, height: 4, gravity: .smart), scales: [1, 2, 3])
+        let variants = try request.variants(path: "a.png")
+        #expect(variants.map(\.gravity) == [.smart, .smart, .smart])
+        #expect(ResizeOptions(width: 4, height: 4, gravity: .east).checkedScaled(by: 5)?.gravity == .east)
+    }
+
     /// `storedPoint` inverts `PixelBuffer.applying`: the stored pixel it names is the one shown
     /// at the upright point, for every orientation.
     @Test(arguments: ExifOrientation.allCases)
