@@ -100,4 +100,35 @@ struct ThumbGravityTests {
             #expect(thumb[0, 0] == expected && thumb[49, 49] == expected, "\(gravity)")
         }
     }
+
+    /// `--gravity smart` from a JPEG (whose rows stream into the resampler unless a smart crop
+    /// needs the whole image): a textured, coloured subject at the right edge of a plain grey
+    /// picture is in the thumbnail, and not in the centred one.
+    @Test func smartKeepsTheSubject() async throws {
+        let dir = try TestBinary.temporaryDirectory("tk-gravity")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var image = PixelBuffer(width: 600, height: 200, fill: RGBA(128, 128, 128))
+        for y in 40..<160 {
+            for x in 470..<590 { image[x, y] = (x / 6 + y / 6) % 2 == 0 ? RGBA(230, 20, 20) : RGBA(250, 220, 0) }
+        }
+        let input = dir.appendingPathComponent("subject.jpg")
+        try Data(ImageEncoders.encode(image, options: EncodeOptions(format: .jpeg))).write(to: input)
+        var counts: [String: Int] = [:]
+        for gravity in ["smart", "centre"] {
+            let r = await ThumbCommandTests.run([
+                "thumb", "-s", "64x64", "-j", "1", "--gravity", gravity, "-o", dir.path + "/\(gravity)/%s.png",
+                input.path,
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let path = dir.path + "/\(gravity)/subject.png"
+            let thumb = try ImageDecoders.decode(try FileIO.read(path), path: path).buffer
+            // Red and yellow average to orange: red high, blue low; the grey has neither.
+            counts[gravity] =
+                (0..<thumb.pixelCount).filter {
+                    thumb.pixels[$0 * 4] > 180 && thumb.pixels[$0 * 4 + 2] < 70
+                }.count
+        }
+        #expect(counts["smart"]! > 1000, "\(counts)")
+        #expect(counts["centre"]! == 0, "\(counts)")
+    }
 }
