@@ -136,6 +136,21 @@ struct SmartCropTests {
         #expect(subjectPixels(rendered.images[1]) == 0)
     }
 
+    /// A smart fill decodes whole (it is not streamed), and the batch's memory estimate says so:
+    /// a baseline JPEG, 0 when streamed, is its decoded size at the shrink-on-load scale.
+    @Test func theMemoryEstimateCountsTheWholeDecodedImage() throws {
+        let jpeg = try ImageEncoders.encode(
+            Self.background(width: 640, height: 320), options: EncodeOptions(format: .jpeg))
+        let source = try ImageSource(jpeg, path: "a.jpg")
+        let centred = Thumbnailer.decodeMemoryEstimate(
+            source, variants: [ResizeOptions(width: 40, height: 40)], decode: DecodeOptions())
+        let smart = Thumbnailer.decodeMemoryEstimate(
+            source, variants: [ResizeOptions(width: 40, height: 40, gravity: .smart)], decode: DecodeOptions())
+        #expect(centred == 0)
+        // 40 of 320 rows with a margin of 2 needs 1/4: decoded 160×80.
+        #expect(smart == 160 * 80 * 4)
+    }
+
     /// A real photograph put on a flat canvas beside a blank area: the window finds the photo.
     @Test(.needsCorpus) func aRealPhotoOnAPlainCanvasIsFound() throws {
         guard TestCorpus.requireCorpus() else { return }
