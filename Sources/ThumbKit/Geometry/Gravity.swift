@@ -66,7 +66,7 @@ public struct Gravity: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func millionths(_ value: Double, axis: String) throws(Error) -> Int {
-        // `!(0...1 ~= value)` is true for NaN too: no NaN reaches the conversion below.
+        // NaN fails every comparison, so it is refused here and never reaches `Int(_:)`, which traps.
         guard value.isFinite, value >= 0, value <= 1 else { throw .focusOutOfRange(axis: axis) }
         return Int((value * 1_000_000).rounded())
     }
