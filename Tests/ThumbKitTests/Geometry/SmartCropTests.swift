@@ -136,6 +136,20 @@ struct SmartCropTests {
         #expect(subjectPixels(rendered.images[1]) == 0)
     }
 
+    /// The map is made of the stored pixels with the box turned to match: whatever the EXIF
+    /// orientation, the upright thumbnail shows the subject.
+    @Test(arguments: ExifOrientation.allCases)
+    func theSubjectIsFoundWhateverTheOrientation(orientation: ExifOrientation) {
+        var upright = Self.background(width: 600, height: 200, seed: 9)
+        for y in 60..<140 { for x in 500..<580 { upright[x, y] = RGBA(230, 20, 20) } }
+        let stored = upright.applying(CropGeometryGravityTests.inverse(orientation))
+        let out = ImageProcessors.Resize(ResizeOptions(width: 50, height: 50, kernel: .box, gravity: .smart))
+            .process(stored, originalWidth: stored.width, originalHeight: stored.height, orientation: orientation)
+        let red = (0..<out.pixelCount).filter { out.pixels[$0 * 4] > 200 && out.pixels[$0 * 4 + 1] < 40 }.count
+        #expect(out.width == 50 && out.height == 50)
+        #expect(red > 300, "\(orientation): \(red) red pixels")
+    }
+
     /// A smart fill decodes whole (it is not streamed), and the batch's memory estimate says so:
     /// a baseline JPEG, 0 when streamed, is its decoded size at the shrink-on-load scale.
     @Test func theMemoryEstimateCountsTheWholeDecodedImage() throws {
