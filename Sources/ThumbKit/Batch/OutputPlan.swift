@@ -28,7 +28,7 @@ extension ResizeOptions {
         guard factor > 0, !wOverflow, !hOverflow else { return nil }
         return ResizeOptions(
             width: w, height: h, mode: mode, kernel: kernel, upscale: upscale, linearLight: linearLight,
-            background: background)
+            background: background, gravity: gravity)
     }
 }
 

@@ -74,8 +74,10 @@ public enum Thumbnailer {
         // memory: always for non-interlaced PNGs (decoding dominates anyway), and for JPEGs when
         // this image has one thread (a batch); with more, decode whole and resample in parallel.
         // WebP, HEIC and AVIF decode whole (libwebp / libheif hand out the finished image).
+        // A smart crop looks at the whole decoded image before it can plan: never streamed.
         let streams =
-            header.format == .png ? !header.isProgressive : header.format == .jpeg && threads == 1
+            (header.format == .png ? !header.isProgressive : header.format == .jpeg && threads == 1)
+            && !variants.contains { ImageProcessors.Resize($0).needsPixels }
         if streams {
             let numerator = header.format == .png ? 8 : ImageDecoders.scaleNumerator(forMinimumScale: minimumScale)
             return try renderStreaming(
@@ -155,9 +157,10 @@ public enum Thumbnailer {
         _ source: ImageSource, variants: [ResizeOptions], decode: DecodeOptions, shrinkOnLoadMargin: Double = 2
     ) -> Int {
         let header = source.header
+        let whole = variants.contains { ImageProcessors.Resize($0).needsPixels }  // not streamed
         switch header.format {
         case .png:
-            guard header.isProgressive else { return 0 }
+            guard header.isProgressive || whole else { return 0 }
             let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
             return overflow || pixels > Int.max / 4 ? .max : pixels * 4
         case .webp, .heic, .avif:
@@ -165,12 +168,18 @@ public enum Thumbnailer {
             let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
             return overflow || pixels > Int.max / 4 ? .max : pixels * 4
         case .jpeg:
-            guard header.isProgressive, !variants.isEmpty else { return 0 }
+            guard header.isProgressive || whole, !variants.isEmpty else { return 0 }
             let orientation = decode.autoRotate ? header.orientation : .up
             let scale = minimumLoadScale(
                 header: header, variants: variants, orientation: orientation, margin: shrinkOnLoadMargin)
-            return ImageDecoders.JPEG.coefficientBufferBytes(
-                source, scaleNumerator: ImageDecoders.scaleNumerator(forMinimumScale: scale))
+            let numerator = ImageDecoders.scaleNumerator(forMinimumScale: scale)
+            let coefficients =
+                header.isProgressive ? ImageDecoders.JPEG.coefficientBufferBytes(source, scaleNumerator: numerator) : 0
+            guard whole else { return coefficients }
+            let (pixels, overflow) = ImageDecoders.scaledLength(header.width, numerator: numerator)
+                .multipliedReportingOverflow(by: ImageDecoders.scaledLength(header.height, numerator: numerator))
+            guard !overflow, pixels <= (Int.max - coefficients) / 4 else { return .max }
+            return coefficients + pixels * 4
         }
     }
 }

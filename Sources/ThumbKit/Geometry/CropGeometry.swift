@@ -54,7 +54,10 @@ public struct CropGeometry: Sendable, Hashable {
     ///   max(tw/w, th/h); the scaled image is centred on the target canvas and the canvas bounds
     ///   crop it. The crop rectangle keeps its fractional offset (it is never rounded to whole
     ///   pixels: the resampler honours it). Without upscaling, a source smaller than the box
-    ///   keeps scale 1 and is cropped to at most the box.
+    ///   keeps scale 1 and is cropped to at most the box. `options.gravity` (in stored space
+    ///   here) moves the window along each overflowing axis: see ``fillOffset(scaled:output:anchor:)``.
+    ///   `.smart` needs pixels and is planned centred here; `ImageProcessors.Resize` resolves it
+    ///   to a point first (``SmartCrop``).
     /// - `fit`: scale min(tw/w, th/h), each side rounded to the nearest pixel (at least 1).
     /// - `pad`: `fit`, centred on a canvas of exactly the box (offsets rounded down).
     /// - `stretch`: each axis scaled to the box.
@@ -76,12 +79,14 @@ public struct CropGeometry: Sendable, Hashable {
                 outW = min(tw, w)
                 outH = min(th, h)
             }
-            // The scaled image is centred on the canvas: its origin sits at
-            // ((canvas - scaled) / 2) in output pixels; map the canvas back to source pixels.
+            // Centred, the scaled image's origin sits at ((canvas - scaled) / 2) in output
+            // pixels; a gravity picks another fraction than 1/2 of the overflow. Map the canvas
+            // back to source pixels.
             let scaledW = sw * scale
             let scaledH = sh * scale
-            let originX = (Double(outW) - scaledW) * 0.5
-            let originY = (Double(outH) - scaledH) * 0.5
+            let anchor = options.gravity.anchor ?? (0.5, 0.5)
+            let originX = (Double(outW) - scaledW) * Self.fillOffset(scaled: scaledW, output: outW, anchor: anchor.x)
+            let originY = (Double(outH) - scaledH) * Self.fillOffset(scaled: scaledH, output: outH, anchor: anchor.y)
             let rect = SourceRect(
                 x: -originX / scale, y: -originY / scale,
                 width: Double(outW) / scale, height: Double(outH) / scale)
@@ -113,6 +118,18 @@ public struct CropGeometry: Sendable, Hashable {
             return CropGeometry(
                 sourceRect: SourceRect(x: 0, y: 0, width: sw, height: sh), outputWidth: outW, outputHeight: outH)
         }
+    }
+
+    /// Which fraction of an axis's overflow (scaled length − output length) lies before the
+    /// window: the window of `output` pixels is centred on `anchor` × `scaled` and moved back
+    /// inside 0...`scaled`. A centred anchor (1/2) gives exactly 1/2, the UIKit centre crop;
+    /// 0 and 1 pin the window to the start or the end exactly (offset 0, or the whole overflow).
+    static func fillOffset(scaled: Double, output: Int, anchor: Double) -> Double {
+        if anchor == 0.5 { return 0.5 }
+        let overflow = scaled - Double(output)
+        guard overflow > 0 else { return 0.5 }  // nothing to move: keep the centred origin
+        let start = anchor * scaled - Double(output) * 0.5
+        return min(max(start / overflow, 0), 1)
     }
 
     /// `value` rounded to whole pixels, saturating at `Int.max` instead of trapping.

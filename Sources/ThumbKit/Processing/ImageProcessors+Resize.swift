@@ -36,17 +36,23 @@ extension ImageProcessors {
             let plan = resamplePlan(
                 sourceWidth: image.width, sourceHeight: image.height, originalWidth: originalWidth,
                 originalHeight: originalHeight, loadScale: loadScale, orientation: orientation, threads: threads,
-                deadline: deadline)
+                deadline: deadline, pixels: image)
             return finish(plan.run(image), orientation: orientation)
         }
 
         /// The resampling step of `process` for a `sourceWidth` × `sourceHeight` image (the
         /// original decoded at `loadScale`), to run on a buffer or to feed rows as they are decoded.
+        /// `pixels` (that image, as stored) places a `.smart` fill's window; without them (rows
+        /// fed as decoded: `needsPixels` callers must not stream) a smart fill is centred.
         func resamplePlan(
             sourceWidth: Int, sourceHeight: Int, originalWidth: Int, originalHeight: Int, loadScale: Double,
-            orientation: ExifOrientation, threads: Int, deadline: Deadline = .never
+            orientation: ExifOrientation, threads: Int, deadline: Deadline = .never, pixels: PixelBuffer? = nil
         ) -> Resampler.Plan {
-            let stored = Self.storedOptions(options, orientation: orientation)
+            var stored = Self.storedOptions(options, orientation: orientation)
+            if stored.effectiveGravity.isSmart, let pixels {
+                stored = Self.resolvingSmart(
+                    stored, originalWidth: originalWidth, originalHeight: originalHeight, pixels: pixels)
+            }
             let geometry = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
             return Resampler.plan(
                 sourceWidth: sourceWidth, sourceHeight: sourceHeight, rect: geometry.sourceRect.scaled(by: loadScale),
@@ -78,8 +84,13 @@ extension ImageProcessors {
             return min(1, margin * max(need.x, need.y))
         }
 
+        /// True when the resize must see the decoded pixels before it can plan (a `.smart`
+        /// fill), so its rows cannot be streamed from the decoder.
+        public var needsPixels: Bool { options.effectiveGravity.isSmart }
+
         /// `options` with the box turned to stored orientation (width and height swapped for
-        /// orientations 5–8); a pad box is planned as fit and padded after turning.
+        /// orientations 5–8) and the gravity with it; a pad box is planned as fit and padded
+        /// after turning.
         static func storedOptions(_ options: ResizeOptions, orientation: ExifOrientation) -> ResizeOptions {
             let swap = orientation.swapsAxes
             return ResizeOptions(
@@ -87,7 +98,26 @@ extension ImageProcessors {
                 height: swap ? options.width : options.height,
                 mode: options.mode == .pad ? .fit : options.mode,
                 kernel: options.kernel, upscale: options.upscale,
-                linearLight: options.linearLight, background: options.background)
+                linearLight: options.linearLight, background: options.background,
+                gravity: options.effectiveGravity.stored(for: orientation))
+        }
+
+        /// `stored` (a smart fill in stored space) with its gravity replaced by the point
+        /// ``SmartCrop`` picks on `pixels` for the window a centred plan would have.
+        static func resolvingSmart(
+            _ stored: ResizeOptions, originalWidth: Int, originalHeight: Int, pixels: PixelBuffer
+        ) -> ResizeOptions {
+            let centred = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
+            let anchor = SmartCrop.anchor(
+                in: pixels, windowWidth: centred.sourceRect.width / Double(originalWidth),
+                windowHeight: centred.sourceRect.height / Double(originalHeight))
+            let point = Gravity(
+                .focus(
+                    xMillionths: Int((anchor.x * 1_000_000).rounded()),
+                    yMillionths: Int((anchor.y * 1_000_000).rounded())))
+            return ResizeOptions(
+                width: stored.width, height: stored.height, mode: stored.mode, kernel: stored.kernel,
+                upscale: stored.upscale, linearLight: stored.linearLight, background: stored.background, gravity: point)
         }
     }
 }

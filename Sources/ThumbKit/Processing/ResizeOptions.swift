@@ -43,10 +43,13 @@ public struct ResizeOptions: Sendable, Hashable, Codable {
     public let linearLight: Bool
     /// Canvas colour for `pad`.
     public let background: RGBA
+    /// Which part of the source `fill` keeps (default `.centre`); `fit`, `pad` and `stretch`
+    /// ignore it, and so do their identifiers.
+    public let gravity: Gravity
 
     public init(
         width: Int, height: Int, mode: ResizeMode = .fill, kernel: ResampleKernel = .lanczos3,
-        upscale: Bool = true, linearLight: Bool = false, background: RGBA = .white
+        upscale: Bool = true, linearLight: Bool = false, background: RGBA = .white, gravity: Gravity = .centre
     ) {
         precondition(width > 0 && height > 0, "Target size must be positive.")
         self.width = width
@@ -56,21 +59,50 @@ public struct ResizeOptions: Sendable, Hashable, Codable {
         self.upscale = upscale
         self.linearLight = linearLight
         self.background = background
+        self.gravity = gravity
     }
 
     /// The same options for a box `factor` times larger (for @2x / @3x outputs).
     public func scaled(by factor: Int) -> ResizeOptions {
         ResizeOptions(
             width: width * factor, height: height * factor, mode: mode, kernel: kernel,
-            upscale: upscale, linearLight: linearLight, background: background)
+            upscale: upscale, linearLight: linearLight, background: background, gravity: gravity)
     }
 
-    /// `resize/v1?w=88,h=88,mode=fill,kernel=lanczos3,up=1,linear=0` (plus `,bg=#rrggbbaa` for pad).
-    /// Stable across releases: a change of format bumps `v1`.
+    /// The gravity `fill` uses: `gravity` for `fill`, `.centre` for every other mode.
+    public var effectiveGravity: Gravity { mode == .fill ? gravity : .centre }
+
+    /// `resize/v1?w=88,h=88,mode=fill,kernel=lanczos3,up=1,linear=0` (plus `,bg=#rrggbbaa` for
+    /// pad, and `,g=<gravity name>` for a fill whose gravity is not `.centre`, such as
+    /// `,g=north-east`, `,g=smart` or `,g=focus:0.25,0.7`). Stable across releases: a change of
+    /// format bumps `v1`; a centred fill keeps the identifier it had before gravity existed.
     public var identifier: String {
         var s = "resize/v1?w=\(width),h=\(height),mode=\(mode.rawValue),kernel=\(kernel.rawValue)"
         s += ",up=\(upscale ? 1 : 0),linear=\(linearLight ? 1 : 0)"
         if mode == .pad { s += ",bg=\(background.hex)" }
+        if effectiveGravity != .centre { s += ",g=\(effectiveGravity.name)" }
         return s
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case width, height, mode, kernel, upscale, linearLight, background, gravity
+    }
+
+    /// Decodes the stored form; options written before gravity existed decode as `.centre`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let width = try c.decode(Int.self, forKey: .width)
+        let height = try c.decode(Int.self, forKey: .height)
+        guard width > 0, height > 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .width, in: c, debugDescription: "the target size must be positive")
+        }
+        self.init(
+            width: width, height: height, mode: try c.decode(ResizeMode.self, forKey: .mode),
+            kernel: try c.decode(ResampleKernel.self, forKey: .kernel),
+            upscale: try c.decode(Bool.self, forKey: .upscale),
+            linearLight: try c.decode(Bool.self, forKey: .linearLight),
+            background: try c.decode(RGBA.self, forKey: .background),
+            gravity: try c.decodeIfPresent(Gravity.self, forKey: .gravity) ?? .centre)
     }
 }

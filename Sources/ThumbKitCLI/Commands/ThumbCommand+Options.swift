@@ -36,6 +36,23 @@ extension ThumbCommand {
         }
         return color
     }
+    /// `--gravity`: which part a fill keeps (`Gravity(parsing:)`; refused with another `--fit`).
+    static let gravity: OptionKey<Gravity> = .parsed(
+        .value(
+            "gravity", valueName: "where",
+            help: "Which part --fit fill keeps: centre, north, south, east, west, north-east, north-west, "
+                + "south-east, south-west, smart (where the detail is) or focus:X,Y (X and Y 0 to 1 of the "
+                + "upright picture).",
+            default: "centre")
+    ) { text throws(UsageError) in
+        guard let gravity = Gravity(parsing: text) else {
+            throw UsageError.invalidValue(
+                option: "--gravity", value: text,
+                reason: "expected centre, a compass direction (north, north-east, …), smart or focus:X,Y with "
+                    + "X and Y from 0 to 1 (such as focus:0.5,0.25)")
+        }
+        return gravity
+    }
     static let kernel: OptionKey<ResampleKernel> = .choice(
         "kernel", valueName: "name", default: .lanczos3, help: "Resampling filter.")
     static let linear: OptionKey<Bool> = .flag("linear", help: "Resample in linear light.")
@@ -72,7 +89,7 @@ extension ThumbCommand {
 
     /// Every option, in help order.
     static let options: [any OptionDeclaration] =
-        [size, fit, scales, output]
+        [size, fit, gravity, scales, output]
         + EncodingOptions.all
         + [background, kernel, linear, intent, bpc, keepProfile, noRotate, noUpscale, jobs, recursive, shard]
         + LimitOptions.all

@@ -27,6 +27,7 @@ enum ThumbCommand: Command {
               thumbkit thumb -s 88x88 -o 'thumbs/%s.jpg' photos/
               thumbkit thumb -s 44x44 --scales 1,2,3 -o 'icons/%s.png' bug.jpg
               thumbkit thumb -r -o 'mirror/%d/%s.jpg' photos/
+              thumbkit thumb -s 300x200 --gravity smart -o 'crops/%s.jpg' photos/
               cat in.jpg | thumbkit thumb --format png -o - - > out.png
               thumbkit thumb -r --shard 2/8 -o 'thumbs/%d/%s.jpg' photos/
             """,
@@ -92,9 +93,15 @@ enum ThumbCommand: Command {
         let box = try box(text, mode: mode)
         let background = try arguments[Self.background]
         let scales = try arguments[Self.scales]
+        let gravity = try arguments[Self.gravity]
+        if arguments.isPresent(Self.gravity), mode != .fill {
+            throw UsageError.validationFailed(
+                "--gravity applies only to --fit fill (a \(mode.rawValue) keeps the whole image)")
+        }
         let resize = ResizeOptions(
             width: box.width, height: box.height, mode: mode, kernel: try arguments[kernel],
-            upscale: !(try arguments[noUpscale]), linearLight: try arguments[linear], background: background)
+            upscale: !(try arguments[noUpscale]), linearLight: try arguments[linear], background: background,
+            gravity: gravity)
         let limits = try LimitOptions.limits(arguments)
         try checkBox(box, text: text, resize: resize, scales: scales, limits: limits)
         let decode = DecodeOptions(

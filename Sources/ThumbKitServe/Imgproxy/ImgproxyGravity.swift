@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/// imgproxy's gravity (`g:`): which part of the source `fill` keeps. The lead maps it onto the
-/// engine's gravity. Compass gravities may carry offsets (`ImgproxyRequest.gravityOffset`).
+import ThumbKit
+
+/// imgproxy's gravity (`g:`): which part of the source `fill` keeps, mapped onto the engine's
+/// ``Gravity`` by ``engineGravity``. Compass gravities may carry offsets (`ImgproxyRequest.gravityOffset`).
 package enum ImgproxyGravity: Sendable, Hashable {
     case center, north, south, east, west, northEast, northWest, southEast, southWest
     /// Content-aware (imgproxy's `sm`).
@@ -28,6 +30,25 @@ package enum ImgproxyGravity: Sendable, Hashable {
         case .southWest: "sowe"
         case .smart: "sm"
         case .focusPoint(let x, let y): "fp:\(CanonicalDecimal.format(x)):\(CanonicalDecimal.format(y))"
+        }
+    }
+
+    /// The engine's gravity: `ce` centre, `no`/`so`/`ea`/`we` north/south/east/west, `noea`,
+    /// `nowe`, `soea`, `sowe` the corners, `sm` smart, `fp:X:Y` the focus point (its coordinates
+    /// were checked finite and within 0...1 when parsed; one that is not falls back to centre).
+    var engineGravity: Gravity {
+        switch self {
+        case .center: .centre
+        case .north: .north
+        case .south: .south
+        case .east: .east
+        case .west: .west
+        case .northEast: .northEast
+        case .northWest: .northWest
+        case .southEast: .southEast
+        case .southWest: .southWest
+        case .smart: .smart
+        case .focusPoint(let x, let y): (try? Gravity.focus(x: x, y: y)) ?? .centre
         }
     }
 }

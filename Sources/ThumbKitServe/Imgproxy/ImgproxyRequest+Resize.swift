@@ -3,7 +3,8 @@ import ThumbKit
 
 extension ImgproxyRequest {
     /// The engine's resize for a source of the given size, with imgproxy's meaning of each
-    /// resizing type (gravity is mapped by the caller):
+    /// resizing type, and `gravity` as the engine's ``Gravity`` (it only moves a fill's window;
+    /// imgproxy's gravity offsets are not applied):
     /// - no width and no height: the source's own size, not enlarged;
     /// - one side 0 ("auto"): that side follows the source's aspect (`fit` to the other side);
     /// - `auto`: `fill` when source and box are both landscape (or square) or both portrait, else `fit`;
@@ -20,7 +21,8 @@ extension ImgproxyRequest {
         let padColour = background ?? .transparent
         func options(_ width: Int, _ height: Int, _ mode: ResizeMode) -> ResizeOptions {
             ResizeOptions(
-                width: max(1, width), height: max(1, height), mode: mode, upscale: enlarge, background: padColour)
+                width: max(1, width), height: max(1, height), mode: mode, upscale: enlarge, background: padColour,
+                gravity: gravity.engineGravity)
         }
         if w == 0 && h == 0 { return options(sourceWidth, sourceHeight, .fit) }
 
