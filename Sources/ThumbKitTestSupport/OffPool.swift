@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+// Blocking work in async tests. Swift Testing runs test bodies on Swift's cooperative pool, which
+// has one thread per core (two here): a test that blocks one of them (a curl run, a socket read,
+// a semaphore, a poll that sleeps) takes half the pool from every other test, and two such tests
+// stall the whole run. Such work goes through `offPool`, which runs it on a thread of its own and
+// suspends the test until it is done.
+
+/// Runs `body` on a new thread (never a cooperative one) and returns what it returns, or throws
+/// what it throws; the calling task is suspended meanwhile, so its thread serves other tasks.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let thread = Thread {
+            continuation.resume(with: Result { try body() })
+        }
+        thread.name = "tk-test-offpool"
+        thread.start()
+    }
+}
+
+extension Observed {
+    /// `wait(timeout:until:)` on a thread of its own: whether `holds(value)` held within `timeout`
+    /// seconds, without blocking a cooperative thread.
+    public func waitOffPool(timeout: Double, until holds: @escaping @Sendable (Value) -> Bool) async -> Bool {
+        (try? await offPool { self.wait(timeout: timeout, until: holds) }) ?? false
+    }
+}
+
+/// `pollUntil` on a thread of its own: whether `condition` held within `timeout` seconds, looked
+/// at every `interval` seconds, without blocking a cooperative thread.
+public func pollUntilOffPool(
+    timeout: Double, every interval: Double = 0.02, _ condition: @escaping @Sendable () -> Bool
+) async -> Bool {
+    (try? await offPool { pollUntil(timeout: timeout, every: interval, condition) }) ?? false
+}
