@@ -20,7 +20,7 @@ enum ServeCommand: Command {
             --salt in hex (several pairs for rotation); without a key the server refuses to \
             start unless --insecure is given. GET /health answers 'ok' and GET /metrics answers in \
             Prometheus's text format. Once listening it prints one line on stdout, 'listening on \
-            http://HOST:PORT'; SIGTERM or SIGINT stops accepting, finishes the requests in \
+            http://HOST:PORT' (with --json, {"listening":"http://HOST:PORT"}); SIGTERM or SIGINT stops accepting, finishes the requests in \
             flight (within 2 x --timeout) and exits 0. See docs/serve.md.
 
             Examples:
@@ -29,7 +29,7 @@ enum ServeCommand: Command {
             """,
         options: [
             bind, root, key, salt, insecure, presets, jobs, queue, maxClients, maxURLLength,
-        ] + LimitOptions.all)
+        ] + [headerTimeout, json] + LimitOptions.all)
 
     /// `--bind HOST:PORT`.
     static let bind: OptionKey<HTTPBindAddress> = .parsed(
@@ -68,6 +68,14 @@ enum ServeCommand: Command {
     /// `--max-url-length N`.
     static let maxURLLength: OptionKey<Int> = .integer(
         "max-url-length", in: 256...65_536, default: 8192, help: "Longest request URL; beyond, 414.")
+
+    /// `--header-timeout SECONDS`.
+    static let headerTimeout: OptionKey<Double> = .number(
+        "header-timeout", valueName: "seconds", in: 0.1...3600, default: 10,
+        help: "Close a connection whose request header takes longer.")
+    /// `--json`.
+    static let json: OptionKey<Bool> = .flag(
+        "json", help: "Print the listening line as JSON: {\"listening\":\"http://HOST:PORT\"}.")
 
     static func validate(_ arguments: ParsedArguments) throws(UsageError) {
         _ = try signer(arguments)
@@ -113,9 +121,9 @@ enum ServeCommand: Command {
         var presetTable = ImgproxyPresets()
         if let file = try arguments[presets] {
             do {
-                presetTable = try ImgproxyPresets(parsing: String(decoding: try FileIO.read(file), as: UTF8.self))
+                presetTable = try ImgproxyPresets(contentsOf: file)
             } catch {
-                context.printError("\(file): \(error)")
+                context.printError("\(error)")
                 return .failure
             }
         }
@@ -128,7 +136,8 @@ enum ServeCommand: Command {
             limits: limits, pool: pool, metrics: metrics)
         let shutdown = ShutdownFlag()
         let options = HTTPServerOptions(
-            bind: try arguments[bind], maxClients: try arguments[maxClients], maxURLLength: try arguments[maxURLLength])
+            bind: try arguments[bind], maxClients: try arguments[maxClients],
+            headerTimeoutSeconds: try arguments[headerTimeout], maxURLLength: try arguments[maxURLLength])
         let server = HTTPServer(
             options: options,
             responder: ServeResponder(images: images, metrics: metrics, pool: pool, isShuttingDown: shutdown.isSet),
@@ -140,7 +149,7 @@ enum ServeCommand: Command {
             context.printError("cannot listen on \(try arguments[bind]): \(error)")
             return .failure
         }
-        context.print("listening on http://\(address)")
+        context.print(try arguments[json] ? listeningJSON("http://\(address)") : "listening on http://\(address)")
         await waitForSignal()
         shutdown.set()
         server.beginShutdown()
@@ -150,6 +159,13 @@ enum ServeCommand: Command {
         pool.stop()
         if !idle { context.printError("stopped with requests still in flight after \(2 * timeout) s") }
         return .success
+    }
+
+    /// `{"listening":"URL"}`, the `--json` form of the listening line.
+    static func listeningJSON(_ url: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(["listening": url])).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// Returns once SIGTERM or SIGINT arrives.

@@ -64,6 +64,67 @@ struct ServeCommandTests {
         }
     }
 
+    /// `--json`: the one stdout line is `{"listening":"http://HOST:PORT"}`; errors stay on
+    /// stderr; and neither output nor `/metrics` shows the key or the salt, in any case.
+    @Test(.tags(.realProcess)) func withJSONTheListeningLineIsJSONAndNoSecretIsShownAnywhere() async throws {
+        let folder = try TestBinary.temporaryDirectory("serve-json")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let serve = try WatchProcess(
+            [
+                "serve", "--json", "--bind", "127.0.0.1:0", "--root", folder.path, "--key", Self.key, "--salt",
+                Self.salt,
+            ],
+            in: folder.path)
+        #expect(try await offPool { serve.wait(timeout: 30) { $0.stdout.contains("\n") } })
+        let lines = serve.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let line = String(lines.first ?? "")
+        let object = try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
+        let url = try #require(object["listening"], "no 'listening' in \(line)")
+        #expect(object.count == 1)
+        #expect(url.hasPrefix("http://127.0.0.1:") && Int(url.split(separator: ":").last ?? "") ?? 0 > 0)
+        #expect(line == "{\"listening\":\"\(url)\"}")
+        let curl = URL(fileURLWithPath: "/usr/bin/curl")
+        let forbidden = try await offPool {
+            try TestBinary.run(
+                executable: curl,
+                ["-s", "-o", "/dev/null", "-w", "%{http_code}", url + "/AAAA/w:10/plain/local:///a.jpg"])
+        }
+        #expect(forbidden.stdout == "403")
+        let metrics = try await offPool { try TestBinary.run(executable: curl, ["-s", url + "/metrics"]) }
+        #expect(metrics.stdout.contains("thumbkit_requests_total{status=\"403\"} 1"))
+        serve.send(SIGTERM)
+        #expect(try await offPool { serve.exitStatus(timeout: 30) } == 0, "\(serve.stderr)")
+        #expect(serve.stdout.split(separator: "\n").count == 1)
+        for text in [serve.stdout, serve.stderr, metrics.stdout] {
+            for secret in [Self.key, Self.salt, Self.key.uppercased(), Self.salt.uppercased()] {
+                #expect(!text.contains(secret))
+            }
+        }
+    }
+
+    /// A `--presets` file is read with a byte cap: an oversized one is refused, with one line
+    /// naming it, before it is read or parsed.
+    @Test(.tags(.realProcess)) func anOversizedPresetsFileIsRefusedWithALineNamingIt() async throws {
+        let folder = try TestBinary.temporaryDirectory("serve-presets")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let big = folder.appendingPathComponent("big-presets.txt")
+        // Comment lines, valid in a presets file, so only the size can be the reason: 1 MiB and a bit.
+        let line = "# a comment, which a presets file may hold\n"
+        try Data(String(repeating: line, count: (1 << 20) / line.utf8.count + 1).utf8).write(to: big)
+        // Watched, not run to completion: a server that took the file would never exit.
+        let serve = try WatchProcess(
+            ["serve", "--insecure", "--bind", "127.0.0.1:0", "--presets", big.path], in: folder.path)
+        let status = try await offPool { serve.exitStatus(timeout: 30) }
+        #expect(status == 1)
+        #expect(serve.stdout.isEmpty)
+        let lines = serve.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(serve.stderr)")
+        #expect(
+            serve.stderr.contains(big.path) && serve.stderr.contains("over the limit of 1048576 bytes"),
+            "\(serve.stderr)")
+    }
+
     /// `base64url(HMAC-SHA256(key, salt ‖ path))` without padding, by `openssl` and `basenc`.
     static func opensslSignature(path: String) throws -> String {
         let script = """
