@@ -111,6 +111,7 @@ package final class HTTPServer: Sendable {
         core.headerDeadline.stop()
         MHD_stop_daemon(running.pointer)
         if running.listener >= 0 { close(running.listener) }
+        core.executor.stop()
     }
 }
 

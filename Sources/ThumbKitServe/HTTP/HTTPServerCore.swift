@@ -24,8 +24,9 @@ final class HTTPServerCore: Sendable {
     /// Entered while a responder's task may still resume its connection: the daemon must not
     /// stop (and free the connection) before every one has left.
     let responders = DispatchGroup()
-    /// Runs the responders' tasks, off Swift's cooperative pool.
-    private let executor = ResponderExecutor()
+    /// Runs the responders' tasks on threads of its own, off Swift's cooperative pool and
+    /// Dispatch's global queues.
+    let executor = ResponderExecutor(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
     /// Closes the connections whose header takes too long.
     let headerDeadline: HeaderDeadline
 
@@ -35,6 +36,8 @@ final class HTTPServerCore: Sendable {
         self.responder = responder
         self.observer = observer
     }
+
+    deinit { executor.stop() }
 
     var inFlight: Int { counts.withLock { $0.inFlight } }
     var isShuttingDown: Bool { counts.withLock { $0.shuttingDown } }
