@@ -56,7 +56,7 @@ enum ServeCommand: Command {
         "insecure", help: "Serve without signatures (any first path segment is accepted).")
     /// `--presets FILE`.
     static let presets: OptionKey<String?> = .text(
-        "presets", valueName: "file", help: "imgproxy presets, one 'name=options' per line.")
+        "presets", valueName: "file", help: "imgproxy presets, one 'name=options' per line (at most 1 MiB).")
     /// `-j N`.
     static let jobs = CommonOptions.jobs("Renders at once.")
     /// `--queue N`.

@@ -178,4 +178,47 @@ extension ServeCommandTests {
         #expect(seen["metrics"] == "200", "\(seen)")
         #expect(seen["slow0"] == "200" && seen["slow1"] == "200", "\(seen)")
     }
+
+    /// `--header-timeout 1`: a client sending its header 4 bytes every 200 ms (10 s in all) is
+    /// cut off after about a second, while `/health` is answered on another connection meanwhile.
+    @Test(.tags(.realProcess)) func aSlowHeaderIsCutOffAfterHeaderTimeout() async throws {
+        let folder = try TestBinary.temporaryDirectory("serve-slowloris")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let serve = try WatchProcess(
+            ["serve", "--insecure", "--bind", "127.0.0.1:0", "--header-timeout", "1"], in: folder.path)
+        #expect(try await offPool { serve.wait(timeout: 30) { $0.stdout.contains("\n") } })
+        let port = String(serve.stdout.split(separator: "\n").first?.split(separator: ":").last ?? "")
+        let script = """
+            import http.client, json, socket, sys, time
+            port = int(sys.argv[1])
+            slow = socket.create_connection(("127.0.0.1", port))
+            slow.settimeout(0.2)
+            header = b"GET /health HTTP/1.1\\r\\nHost: t\\r\\nX-Pad: " + b"p" * 180 + b"\\r\\n\\r\\n"
+            out, start = {"cut": 0, "health": 0}, time.time()
+            for offset in range(0, len(header), 4):
+                if offset == 8:
+                    other = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                    other.request("GET", "/health")
+                    out["health"] = other.getresponse().status
+                try:
+                    slow.sendall(header[offset:offset + 4])
+                    if not slow.recv(65536):
+                        out["cut"] = 1
+                        break
+                except socket.timeout:
+                    pass
+                except OSError:
+                    out["cut"] = 1
+                    break
+            out["seconds"] = time.time() - start
+            print(json.dumps({k: str(v) for k, v in out.items()}))
+            """
+        let seen = try await Self.python(script, [port])
+        #expect(seen["cut"] == "1", "the slow header was sent whole: \(seen)")
+        let seconds = Double(seen["seconds"] ?? "") ?? 0
+        #expect(seconds >= 1 && seconds < 6, "cut off after \(seconds) s")
+        #expect(seen["health"] == "200", "\(seen)")
+        serve.send(SIGTERM)
+        #expect(try await offPool { serve.exitStatus(timeout: 30) } == 0, "\(serve.stderr)")
+    }
 }
