@@ -33,8 +33,11 @@ final class HeaderDeadline: Sendable {
     /// watchdog holds it while it shuts a socket down, and libmicrohttpd's close notification
     /// takes it before the socket is closed, so a socket number is never shut down once reused.
     private let clocks = Locked<(running: [OpaquePointer: Clock], cutOff: Int)>(([:], 0))
-    /// Guards the watchdog's timer (nil when not running).
-    private let timer = Locked<(any DispatchSourceTimer)?>(nil)
+    /// Wakes the watchdog's thread early when it must stop; guards `watching` (true while the
+    /// watchdog should run).
+    private let watch = NSCondition()
+    // `nonisolated(unsafe)`: only read or written between `watch.lock()` and `unlock()`.
+    nonisolated(unsafe) private var watching = false
 
     init(seconds: Double) {
         timeout = .milliseconds(Int64((seconds * 1000).rounded()))
@@ -67,21 +70,29 @@ final class HeaderDeadline: Sendable {
         clocks.withLock { $0.running[connection]?.since = now }
     }
 
-    /// Starts the watchdog.
+    /// Starts the watchdog, on a thread of its own: a Dispatch timer runs on Dispatch's global
+    /// threads, which anything in the process that blocks them would hold back (see
+    /// ``ResponderExecutor``).
     func start() {
-        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "thumbkit.http.header-deadline"))
-        let interval = DispatchTimeInterval.milliseconds(tickMilliseconds)
-        source.schedule(deadline: .now() + interval, repeating: interval)
-        source.setEventHandler { [self] in sweep(now: .now) }
-        source.resume()
-        timer.withLock { $0 = source }
+        watch.withLock { watching = true }
+        let thread = Thread { [self] in
+            let interval = Double(tickMilliseconds) / 1000
+            while watch.withLock({
+                if watching { _ = watch.wait(until: Date(timeIntervalSinceNow: interval)) }
+                return watching
+            }) {
+                sweep(now: .now)
+            }
+        }
+        thread.name = "tk-http-deadline"
+        thread.start()
     }
 
     /// Stops the watchdog.
     func stop() {
-        timer.withLock { running in
-            running?.cancel()
-            running = nil
+        watch.withLock {
+            watching = false
+            watch.broadcast()
         }
     }
 
