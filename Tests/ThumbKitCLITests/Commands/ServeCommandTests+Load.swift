@@ -51,9 +51,8 @@ extension ServeCommandTests {
     /// Runs `script` with `/usr/bin/python3` (its `http.client`), off the cooperative pool; what
     /// it prints on stdout, one JSON object of strings.
     static func python(_ script: String, _ arguments: [String]) async throws -> [String: String] {
-        let run = try await offPool {
-            try TestBinary.run(executable: URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script] + arguments)
-        }
+        let run = try await TestBinary.runOffPool(
+            executable: URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script] + arguments)
         try #require(run.status == 0, "python failed: \(run.stderr)")
         return try JSONDecoder().decode([String: String].self, from: Data(run.stdout.utf8))
     }

@@ -35,7 +35,7 @@ struct ImageServiceHTTPTests {
             #expect(answer.status == 200)
             let out = serve.root.appendingPathComponent("thumb-\(answer.body.count).jpg").path
             let input = serve.root.appendingPathComponent("photo.jpg").path
-            let run = try await offPool { try TestBinary.run(["thumb"] + thumbArguments + ["-o", out, input]) }
+            let run = try await TestBinary.runOffPool(["thumb"] + thumbArguments + ["-o", out, input])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: out))) == answer.body)
         }

@@ -67,9 +67,8 @@ final class ServeFixture: Sendable {
     /// `/{signature}{path}` for `path` (`/rs:fill:88:88/plain/local:///photo.jpg`).
     func signed(_ path: String) -> String { "/" + signer.sign(path: path) + path }
 
-    /// GET (or `method`) `target` with `headers`, by curl on a thread of its own (never a
-    /// cooperative one).
-    /// A HEAD goes over a raw socket instead, read to the server's close: curl does not read a
+    /// GET (or `method`) `target` with `headers`, by curl, waited for on threads of its own
+    /// (never a cooperative one). A HEAD goes over a raw socket instead, read to the server's close: curl does not read a
     /// body after HEAD, so only that shows that none was sent.
     func request(_ target: String, method: String = "GET", headers: [String: String] = [:]) async throws -> Answer {
         if method == "HEAD" {
@@ -84,19 +83,19 @@ final class ServeFixture: Sendable {
             }
             return Answer(status: raw.status, headers: fieldsSeen, body: raw.body)
         }
-        return try await offPool { try self.curl(target, method: method, headers: headers) }
-    }
-
-    /// `request`'s blocking part: runs curl and reads what it saved.
-    private func curl(_ target: String, method: String, headers: [String: String]) throws -> Answer {
         let folder = try TestBinary.temporaryDirectory("curl")
         defer { try? FileManager.default.removeItem(at: folder) }
         var arguments = ["-s", "-g", "--path-as-is", "-o", folder.path + "/body", "-D", folder.path + "/head"]
         arguments += ["-X", method]
         for (name, value) in headers { arguments += ["-H", "\(name): \(value)"] }
         arguments.append("http://\(address)\(target)")
-        let run = try TestBinary.run(executable: URL(fileURLWithPath: "/usr/bin/curl"), arguments)
+        let run = try await TestBinary.runOffPool(executable: URL(fileURLWithPath: "/usr/bin/curl"), arguments)
         guard run.status == 0 else { throw CurlFailed(status: run.status, stderr: run.stderr) }
+        return try await offPool { try Self.saved(in: folder) }
+    }
+
+    /// The answer curl saved in `folder`: the head (`-D head`) and the body (`-o body`).
+    private static func saved(in folder: URL) throws -> Answer {
         let head = try String(contentsOf: folder.appendingPathComponent("head"), encoding: .utf8)
         let lines = head.split(separator: "\r\n").map(String.init)
         let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
