@@ -38,13 +38,20 @@ extension ServeCommandTests {
 
         var port: String { String(base.split(separator: ":").last ?? "") }
 
+        /// Kills the server unless it has exited, waits for it (off the pool), removes the folder.
+        func stop() async {
+            let process = process
+            _ = try? await offPool { process.exitStatus(timeout: 0) }
+            try? FileManager.default.removeItem(at: folder)
+        }
+
         deinit {
-            let (process, folder) = (process, folder)
-            Thread {
-                process.send(SIGKILL)
-                _ = process.exitStatus(timeout: 10)
-                try? FileManager.default.removeItem(at: folder)
-            }.start()
+            // A test that threw before `stop`: the kill must happen here, not on a thread that
+            // may not run before the test process exits (that left servers running). A server
+            // that has exited is not signalled (its pid may be reused).
+            _ = process.exitStatus(timeout: 0)
+            let folder = folder
+            Thread { try? FileManager.default.removeItem(at: folder) }.start()
         }
     }
 
@@ -131,6 +138,7 @@ extension ServeCommandTests {
             print(json.dumps({k: str(v) for k, v in out.items()}))
             """
         let seen = try await Self.python(script, [serve.port, "12"])
+        await serve.stop()
         #expect(seen["other"] == "0", "\(seen)")
         #expect(Int(seen["busy"] ?? "") ?? 0 >= 1, "\(seen)")
         #expect(Int(seen["ok"] ?? "") ?? 0 >= 2, "\(seen)")
@@ -170,6 +178,7 @@ extension ServeCommandTests {
             """
         let seen = try await Self.python(
             script, [serve.port] + (0..<3).map(LoadedServer.slowPath))
+        await serve.stop()
         #expect(seen["both_in_flight"] == "1", "the slow renders ended too soon: \(seen)")
         #expect(seen["third"] == "503", "\(seen)")
         #expect(seen["third_retry"] == "1", "\(seen)")

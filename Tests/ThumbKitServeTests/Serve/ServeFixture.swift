@@ -54,13 +54,14 @@ final class ServeFixture: Sendable {
     }
 
     deinit {
-        // On a thread of its own: `stop` waits for the responders still working, and the last
-        // reference is usually dropped on a cooperative thread.
-        let (server, pool, root) = (server, pool, root)
+        // The folder goes now: a thread may not run before the test process exits.
+        try? FileManager.default.removeItem(at: root)
+        // Stopping on a thread of its own: `stop` waits for the responders still working, and
+        // the last reference is usually dropped on a cooperative thread.
+        let (server, pool) = (server, pool)
         Thread {
             server.stop()
             pool.stop()
-            try? FileManager.default.removeItem(at: root)
         }.start()
     }
 
