@@ -14,16 +14,21 @@
 typedef void *(*tk_http_uri_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
 
 /// `MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls, MHD_OPTION_NOTIFY_COMPLETED,
-/// completed, completed_cls, MHD_OPTION_URI_LOG_CALLBACK, uri, uri_cls, MHD_OPTION_ARRAY,
-/// options, MHD_OPTION_END)`. `options` ends with an `MHD_OPTION_END` item.
+/// completed, completed_cls, MHD_OPTION_URI_LOG_CALLBACK, uri, uri_cls,
+/// MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END)`.
+/// `options` ends with an `MHD_OPTION_END` item.
 struct MHD_Daemon *tk_http_start(unsigned int flags, MHD_AccessHandlerCallback handler, void *handler_cls,
                                  MHD_RequestCompletedCallback completed, void *completed_cls,
-                                 tk_http_uri_callback uri, void *uri_cls, const struct MHD_OptionItem *options);
+                                 tk_http_uri_callback uri, void *uri_cls, MHD_NotifyConnectionCallback notify,
+                                 void *notify_cls, const struct MHD_OptionItem *options);
 
 /// The port the daemon listens on (0 when unknown): `MHD_DAEMON_INFO_BIND_PORT`.
 uint16_t tk_http_bound_port(struct MHD_Daemon *daemon);
 
 /// The peer's address (NULL when unknown): `MHD_CONNECTION_INFO_CLIENT_ADDRESS`.
 const struct sockaddr *tk_http_client_address(struct MHD_Connection *connection);
+
+/// The connection's socket (-1 when unknown): `MHD_CONNECTION_INFO_CONNECTION_FD`.
+int tk_http_connection_fd(struct MHD_Connection *connection);
 
 #endif

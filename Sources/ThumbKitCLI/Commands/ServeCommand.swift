@@ -22,7 +22,7 @@ enum ServeCommand: Command {
             --salt in hex (several pairs for rotation); without a key the server refuses to \
             start unless --insecure is given. GET /health answers 'ok' and GET /metrics answers in \
             Prometheus's text format. Once listening it prints one line on stdout, 'listening on \
-            http://HOST:PORT'; SIGTERM or SIGINT stops accepting, finishes the requests in \
+            http://HOST:PORT' (with --json, {"listening":"http://HOST:PORT"}); SIGTERM or SIGINT stops accepting, finishes the requests in \
             flight (within 2 x --timeout) and exits 0. See docs/serve.md.
 
             With --catalog, / is the catalog's web app (Scary Bugs and Food, from the same \
@@ -40,7 +40,7 @@ enum ServeCommand: Command {
             """,
         options: [
             bind, root, key, salt, insecure, presets, jobs, queue, maxClients, maxURLLength,
-        ] + appOptions + LimitOptions.all)
+        ] + [headerTimeout, json] + appOptions + LimitOptions.all)
 
     // MARK: The catalog's web app (--catalog and its companions)
 
@@ -137,7 +137,7 @@ enum ServeCommand: Command {
         "insecure", help: "Serve without signatures (any first path segment is accepted).")
     /// `--presets FILE`.
     static let presets: OptionKey<String?> = .text(
-        "presets", valueName: "file", help: "imgproxy presets, one 'name=options' per line.")
+        "presets", valueName: "file", help: "imgproxy presets, one 'name=options' per line (at most 1 MiB).")
     /// `-j N`.
     static let jobs = CommonOptions.jobs("Renders at once.")
     /// `--queue N`.
@@ -149,6 +149,14 @@ enum ServeCommand: Command {
     /// `--max-url-length N`.
     static let maxURLLength: OptionKey<Int> = .integer(
         "max-url-length", in: 256...65_536, default: 8192, help: "Longest request URL; beyond, 414.")
+
+    /// `--header-timeout SECONDS`.
+    static let headerTimeout: OptionKey<Double> = .number(
+        "header-timeout", valueName: "seconds", in: 0.1...3600, default: 10,
+        help: "Close a connection whose request header takes longer.")
+    /// `--json`.
+    static let json: OptionKey<Bool> = .flag(
+        "json", help: "Print the listening line as JSON: {\"listening\":\"http://HOST:PORT\"}.")
 
     static func validate(_ arguments: ParsedArguments) throws(UsageError) {
         _ = try signer(arguments)
@@ -204,9 +212,9 @@ enum ServeCommand: Command {
         var presetTable = ImgproxyPresets()
         if let file = try arguments[presets] {
             do {
-                presetTable = try ImgproxyPresets(parsing: String(decoding: try FileIO.read(file), as: UTF8.self))
+                presetTable = try ImgproxyPresets(contentsOf: file)
             } catch {
-                context.printError("\(file): \(error)")
+                context.printError("\(error)")
                 return .failure
             }
         }
@@ -220,7 +228,8 @@ enum ServeCommand: Command {
             limits: limits, pool: pool, metrics: metrics, catalog: app?.source)
         let shutdown = ShutdownFlag()
         let options = HTTPServerOptions(
-            bind: try arguments[bind], maxClients: try arguments[maxClients], maxURLLength: try arguments[maxURLLength],
+            bind: try arguments[bind], maxClients: try arguments[maxClients],
+            headerTimeoutSeconds: try arguments[headerTimeout], maxURLLength: try arguments[maxURLLength],
             maxBodyBytes: try arguments[maxUpload])
         let server = HTTPServer(
             options: options,
@@ -234,7 +243,7 @@ enum ServeCommand: Command {
             context.printError("cannot listen on \(try arguments[bind]): \(error)")
             return .failure
         }
-        context.print("listening on http://\(address)")
+        context.print(try arguments[json] ? listeningJSON("http://\(address)") : "listening on http://\(address)")
         await waitForSignal()
         shutdown.set()
         server.beginShutdown()
@@ -252,6 +261,13 @@ enum ServeCommand: Command {
         }
         if !idle { context.printError("stopped with requests still in flight after \(2 * timeout) s") }
         return .success
+    }
+
+    /// `{"listening":"URL"}`, the `--json` form of the listening line.
+    static func listeningJSON(_ url: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(["listening": url])).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// Returns once SIGTERM or SIGINT arrives.

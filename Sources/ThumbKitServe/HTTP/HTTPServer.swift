@@ -32,6 +32,10 @@ package final class HTTPServer: Sendable {
     /// Requests between their request line and their completion.
     package var requestsInFlight: Int { core.inFlight }
 
+    /// Connections closed so far because their request header was not in within
+    /// `options.headerTimeoutSeconds`.
+    package var headerTimeouts: Int { core.headerDeadline.cutOff }
+
     /// Starts listening and returns the address, with the port chosen when `bind.port` was 0.
     @discardableResult
     package func start() throws(HTTPServerError) -> HTTPBindAddress {
@@ -58,7 +62,8 @@ package final class HTTPServer: Sendable {
                 ]
                 return items.withUnsafeBufferPointer {
                     tk_http_start(
-                        flags, httpAccess, context, httpCompleted, context, httpRequestLine, context, $0.baseAddress)
+                        flags, httpAccess, context, httpCompleted, context, httpRequestLine, context,
+                        httpConnectionNotice, context, $0.baseAddress)
                 }
             }
             guard let started else {
@@ -66,6 +71,7 @@ package final class HTTPServer: Sendable {
                 throw .cannotListen(code == 0 ? "libmicrohttpd refused the options" : String(cString: strerror(code)))
             }
             running = DaemonHandle(pointer: started)
+            core.headerDeadline.start()
             var bound = options.bind
             bound.port = tk_http_bound_port(started)
             return bound
@@ -76,11 +82,7 @@ package final class HTTPServer: Sendable {
     /// at once) and marks every later answer `Connection: close`.
     package func beginShutdown() {
         core.beginShutdown()
-        daemon.withLock { running in
-            guard let running else { return }
-            let socket = MHD_quiesce_daemon(running.pointer)
-            if socket >= 0 { close(socket) }
-        }
+        daemon.withLock { running in running?.quiesce() }
     }
 
     /// Waits until no request is in flight, or `timeout` has passed; true when idle.
@@ -102,12 +104,14 @@ package final class HTTPServer: Sendable {
             defer { running = nil }
             return running
         }
-        guard let running else { return }
+        guard var running else { return }
         core.beginShutdown()
-        let socket = MHD_quiesce_daemon(running.pointer)
-        if socket >= 0 { close(socket) }
+        running.quiesce()
         core.responders.wait()
+        core.headerDeadline.stop()
         MHD_stop_daemon(running.pointer)
+        if running.listener >= 0 { close(running.listener) }
+        core.executor.stop()
     }
 }
 
@@ -128,6 +132,20 @@ package enum HTTPServerError: Error, Equatable, CustomStringConvertible {
 /// any thread; `HTTPServer` uses it only under its lock.
 private struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
+    /// The listening socket once quiesced, or -1. libmicrohttpd hands it over, but its threads
+    /// may still use it: it may only be closed after `MHD_stop_daemon`.
+    var listener: Int32 = -1
+
+    /// Stops accepting: libmicrohttpd stops polling the listening socket, and `shutdown`
+    /// (on Linux, for a listening socket) ends the listening, so a new client is refused at
+    /// once instead of waiting in the backlog; the socket stays open until the daemon stops.
+    mutating func quiesce() {
+        guard listener < 0 else { return }
+        let socket = MHD_quiesce_daemon(pointer)
+        guard socket >= 0 else { return }
+        shutdown(socket, Int32(SHUT_RDWR))
+        listener = socket
+    }
 }
 
 // libmicrohttpd's callbacks: each finds the server's core in its `cls` argument.
@@ -151,10 +169,23 @@ private let httpAccess: MHD_AccessHandlerCallback = { cls, connection, _, method
     return core.handle(connection, exchange, method: String(cString: method), data: body, size: size)
 }
 
-private let httpCompleted: MHD_RequestCompletedCallback = { cls, _, context, _ in
-    guard let cls, let context, let raw = context.pointee else { return }
+private let httpCompleted: MHD_RequestCompletedCallback = { cls, connection, context, _ in
+    guard let cls else { return }
     let core = Unmanaged<HTTPServerCore>.fromOpaque(cls).takeUnretainedValue()
+    if let connection { core.headerDeadline.requestCompleted(connection) }
+    guard let context, let raw = context.pointee else { return }
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(raw).takeRetainedValue()
     context.pointee = nil
     core.completed(exchange)
+}
+
+/// A connection opened or is about to close: its header clock starts, or is forgotten.
+private let httpConnectionNotice: MHD_NotifyConnectionCallback = { cls, connection, _, notice in
+    guard let cls, let connection else { return }
+    let core = Unmanaged<HTTPServerCore>.fromOpaque(cls).takeUnretainedValue()
+    if notice == .CONNECTION_NOTIFY_STARTED {
+        core.headerDeadline.opened(connection)
+    } else {
+        core.headerDeadline.closed(connection)
+    }
 }

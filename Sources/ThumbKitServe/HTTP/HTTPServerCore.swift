@@ -24,14 +24,20 @@ final class HTTPServerCore: Sendable {
     /// Entered while a responder's task may still resume its connection: the daemon must not
     /// stop (and free the connection) before every one has left.
     let responders = DispatchGroup()
-    /// Runs the responders' tasks, off Swift's cooperative pool.
-    private let executor = ResponderExecutor()
+    /// Runs the responders' tasks on threads of its own, off Swift's cooperative pool and
+    /// Dispatch's global queues.
+    let executor = ResponderExecutor(threads: max(4, 2 * ProcessInfo.processInfo.activeProcessorCount))
+    /// Closes the connections whose header takes too long.
+    let headerDeadline: HeaderDeadline
 
     init(options: HTTPServerOptions, responder: any HTTPResponding, observer: (any HTTPObserving)?) {
         self.options = options
+        self.headerDeadline = HeaderDeadline(seconds: options.headerTimeoutSeconds)
         self.responder = responder
         self.observer = observer
     }
+
+    deinit { executor.stop() }
 
     var inFlight: Int { counts.withLock { $0.inFlight } }
     var isShuttingDown: Bool { counts.withLock { $0.shuttingDown } }
@@ -56,14 +62,19 @@ final class HTTPServerCore: Sendable {
     ) -> MHD_Result {
         switch exchange.phase {
         case .header:
+            headerDeadline.headerIn(connection)
             exchange.phase = .body
             if let refusal = refusal(connection, exchange) { return queue(refusal, on: connection, for: exchange) }
             return MHD_Result.YES
         case .body:
             if size.pointee > 0, let data {
                 guard exchange.body.count + data.count <= options.maxBodyBytes else {
+                    // An undeclared (chunked) body too large: answered once it has ended.
+                    exchange.phase = .discarding
+                    exchange.discarded = exchange.body.count + data.count
+                    exchange.body = []
                     size.pointee = 0
-                    return queue(.text(.payloadTooLarge), on: connection, for: exchange)
+                    return MHD_Result.YES
                 }
                 exchange.body.append(contentsOf: data)
                 size.pointee = 0
@@ -75,6 +86,16 @@ final class HTTPServerCore: Sendable {
             exchange.phase = .responding
             respond(to: request, on: ConnectionHandle(pointer: connection), for: exchange)
             return MHD_Result.YES
+        case .discarding:
+            guard size.pointee > 0 else {
+                var tooLarge = HTTPResponse.text(.payloadTooLarge)
+                tooLarge.headers.append(("Connection", "close"))
+                return queue(tooLarge, on: connection, for: exchange)
+            }
+            exchange.discarded += size.pointee
+            size.pointee = 0
+            // A client that goes on and on is not worth an answer.
+            return exchange.discarded <= 2 * max(options.maxBodyBytes, 64 * 1024) ? MHD_Result.YES : MHD_Result.NO
         case .responding:
             // Resumed: the responder has answered.
             guard let response = exchange.answer.withLock({ $0 }) else { return MHD_Result.NO }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /// The server's address and limits. Every limit is enforced before the work it bounds: the
 /// URL and header sizes before a responder runs, the body size before the body is read (from
-/// `Content-Length`) and while it is read (chunked bodies), the connection count at `accept`.
+/// `Content-Length`) and while it is read (chunked bodies), the connection count at `accept`,
+/// the header's time while it is read.
 package struct HTTPServerOptions: Sendable {
     /// Where to listen; loopback unless the operator says otherwise.
     package var bind: HTTPBindAddress
@@ -10,9 +11,12 @@ package struct HTTPServerOptions: Sendable {
     /// Connections kept for `/health` and `/metrics` beyond `maxClients`, so a monitor still
     /// gets an answer from a server that is full.
     package var reservedConnections: Int
-    /// Seconds a connection may stay idle (no byte read or written) before it is closed. This
-    /// also bounds a client that sends its header slowly: it must send a byte this often.
+    /// Seconds a connection may stay idle (no byte read or written) before it is closed.
     package var idleTimeoutSeconds: Int
+    /// Seconds a request's header may take, from the connection's opening (or the previous
+    /// answer, on a kept-alive connection) to its end; beyond, the connection is closed. The
+    /// idle timeout alone would let a client that sends a byte now and then hold it forever.
+    package var headerTimeoutSeconds: Double
     /// The longest request target; beyond, 414.
     package var maxURLLength: Int
     /// The most header bytes; beyond, 431.
@@ -26,7 +30,8 @@ package struct HTTPServerOptions: Sendable {
 
     package init(
         bind: HTTPBindAddress = HTTPBindAddress(host: "127.0.0.1", port: 8080), maxClients: Int = 64,
-        reservedConnections: Int = 4, idleTimeoutSeconds: Int = 30, maxURLLength: Int = 8192,
+        reservedConnections: Int = 4, idleTimeoutSeconds: Int = 30, headerTimeoutSeconds: Double = 10,
+        maxURLLength: Int = 8192,
         maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1 << 20,
         reservedPaths: Set<String> = ["/health", "/metrics"],
         serverThreads: Int = 2
@@ -36,6 +41,7 @@ package struct HTTPServerOptions: Sendable {
         self.maxClients = max(1, maxClients)
         self.reservedConnections = max(0, reservedConnections)
         self.idleTimeoutSeconds = max(1, idleTimeoutSeconds)
+        self.headerTimeoutSeconds = max(0.1, headerTimeoutSeconds)
         self.maxURLLength = max(256, maxURLLength)
         self.maxHeaderBytes = max(1024, maxHeaderBytes)
         self.maxBodyBytes = max(0, maxBodyBytes)

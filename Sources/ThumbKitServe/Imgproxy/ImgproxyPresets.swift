@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+import ThumbKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Named option lists, from a presets file in imgproxy's syntax: one `name=option/option…` a
 /// line, blank lines and `#` comments ignored. `pr:name` in a URL applies one; the preset named
 /// `default` applies to every URL before its own options.
@@ -48,6 +54,49 @@ package struct ImgproxyPresets: Sendable, Hashable {
             } catch {
                 throw .invalidPreset(line: Self.line(of: name, in: text), reason: "preset '\(name)': \(error)")
             }
+        }
+    }
+
+    /// The largest presets file read: far beyond any real one (a preset is a line of options),
+    /// small enough that a wrong path (a photo, a log) is refused before it is read.
+    package static let maxFileBytes = 1 << 20
+
+    /// Why a presets file could not be used; `description` is one line naming the file.
+    package enum FileError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// Missing, unreadable, empty, or not a regular file.
+        case unreadable(path: String, reason: String)
+        /// Larger than `maxFileBytes` (refused before it is read).
+        case tooLarge(path: String, bytes: Int, limit: Int)
+        /// Read, but not a valid presets file.
+        case invalid(path: String, reason: String)
+
+        package var description: String {
+            switch self {
+            case .unreadable(let path, let reason), .invalid(let path, let reason): "\(path): \(reason)"
+            case .tooLarge(let path, let bytes, let limit):
+                "\(path): presets file is \(bytes) bytes, over the limit of \(limit) bytes"
+            }
+        }
+    }
+
+    /// Reads and parses the presets file at `path`, refusing it before reading when it is larger
+    /// than `maxBytes`.
+    package init(contentsOf path: String, maxBytes: Int = maxFileBytes) throws(FileError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(path, maxBytes: maxBytes)
+        } catch {
+            if case .overLimit = error {
+                var facts = stat()
+                let size = stat(path, &facts) == 0 ? Int(facts.st_size) : 0
+                throw .tooLarge(path: path, bytes: size, limit: maxBytes)
+            }
+            throw .unreadable(path: path, reason: error.reason)
+        }
+        do {
+            try self.init(parsing: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw .invalid(path: path, reason: error.description)
         }
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import ThumbKitTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -7,9 +8,10 @@ import Foundation
 
 /// A blocking HTTP/1.1 client over a plain socket, for tests that need exact bytes on the wire
 /// (a raw target, an oversized header, a body the server must refuse). It sends `request` and
-/// reads until the server closes the connection, so requests carry `Connection: close`.
+/// reads until the server closes the connection, so requests carry `Connection: close`. Its
+/// calls block: from an async test, use `fetch`, which runs them off the cooperative pool.
 enum RawHTTPClient {
-    struct Answer {
+    struct Answer: Sendable {
         var status: Int
         var head: String
         var body: [UInt8]
@@ -26,7 +28,7 @@ enum RawHTTPClient {
         }
     }
 
-    struct Failure: Error, CustomStringConvertible {
+    struct Failure: Error, Sendable, CustomStringConvertible {
         var description: String
     }
 
@@ -51,6 +53,11 @@ enum RawHTTPClient {
         var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return .success(socket)
+    }
+
+    /// `send` on a thread of its own, so the awaiting test blocks no cooperative thread.
+    static func fetch(_ request: String, port: UInt16) async throws -> Answer {
+        try await offPool { try send(request, port: port) }
     }
 
     /// Sends `request` and returns the answer read up to the server's close.
@@ -83,6 +90,58 @@ enum RawHTTPClient {
         let head = String(decoding: received[..<end], as: UTF8.self)
         let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
         return Answer(status: status, head: head, body: Array(received[(end + 4)...]))
+    }
+
+    /// What a slow client saw: whether the server closed the connection before the whole
+    /// request was sent, after how many seconds, and the bytes it answered meanwhile.
+    struct Dribble: Sendable {
+        var cutOff: Bool
+        var seconds: Double
+        var received: [UInt8]
+    }
+
+    /// Sends `prefix` at once, then `slow` `chunk` bytes at a time every `interval` seconds,
+    /// looking before each piece whether the server has closed the connection. Blocks: run it
+    /// off the cooperative pool.
+    static func dribble(
+        prefix: String = "", _ slow: String, port: UInt16, chunk: Int, interval: Double
+    ) throws -> Dribble {
+        let socket = try connect(port: port).get()
+        defer { close(socket) }
+        let start = Date()
+        var received: [UInt8] = []
+        /// Reads what has arrived without waiting; false once the server has closed.
+        func open() -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes {
+                    recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+                }
+                if count > 0 {
+                    received += buffer[0..<count]
+                    continue
+                }
+                return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+            }
+        }
+        func send(_ bytes: ArraySlice<UInt8>) -> Bool {
+            bytes.isEmpty
+                || bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    == bytes.count
+        }
+        let bytes = Array(slow.utf8)
+        guard send(Array(prefix.utf8)[...]) else {
+            return Dribble(cutOff: true, seconds: Date().timeIntervalSince(start), received: received)
+        }
+        var offset = 0
+        while offset < bytes.count {
+            Thread.sleep(forTimeInterval: interval)
+            guard open(), send(bytes[offset..<min(offset + chunk, bytes.count)]) else {
+                return Dribble(cutOff: true, seconds: Date().timeIntervalSince(start), received: received)
+            }
+            offset += chunk
+        }
+        return Dribble(cutOff: !open(), seconds: Date().timeIntervalSince(start), received: received)
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

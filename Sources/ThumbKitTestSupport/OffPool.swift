@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+// Blocking work in async tests. Swift Testing runs test bodies on Swift's cooperative pool, which
+// has one thread per core (two here): a test that blocks one of them (a curl run, a socket read,
+// a semaphore, a poll that sleeps) takes half the pool from every other test, and two such tests
+// stall the whole run. Such work goes through `offPool`, which runs it on a thread of its own and
+// suspends the test until it is done.
+
+/// Runs `body` on a new thread (never a cooperative one) and returns what it returns, or throws
+/// what it throws; the calling task is suspended meanwhile, so its thread serves other tasks.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let thread = Thread {
+            continuation.resume(with: Result { try body() })
+        }
+        thread.name = "tk-test-offpool"
+        thread.start()
+    }
+}
+
+extension Observed {
+    /// `wait(timeout:until:)` on a thread of its own: whether `holds(value)` held within `timeout`
+    /// seconds, without blocking a cooperative thread.
+    public func waitOffPool(timeout: Double, until holds: @escaping @Sendable (Value) -> Bool) async -> Bool {
+        (try? await offPool { self.wait(timeout: timeout, until: holds) }) ?? false
+    }
+}
+
+/// `pollUntil` on a thread of its own: whether `condition` held within `timeout` seconds, looked
+/// at every `interval` seconds, without blocking a cooperative thread.
+public func pollUntilOffPool(
+    timeout: Double, every interval: Double = 0.02, _ condition: @escaping @Sendable () -> Bool
+) async -> Bool {
+    (try? await offPool { pollUntil(timeout: timeout, every: interval, condition) }) ?? false
+}
+
+extension TestBinary {
+    /// `run(executable:_:environment:in:)` off the cooperative pool, with nothing on Dispatch's
+    /// global queues either: `run` reads the child's pipes there, and on Linux Swift's global
+    /// pool runs on those same threads, so a slow child held both. Here a thread of its own
+    /// waits for the child and one more reads each pipe.
+    public static func runOffPool(
+        executable: URL = thumbkit, _ arguments: [String], environment: [String: String]? = nil,
+        in directory: URL? = nil
+    ) async throws -> Run {
+        try await offPool {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            if let directory { process.currentDirectoryURL = directory }
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let outData = Observed<Data?>(nil)
+            let errData = Observed<Data?>(nil)
+            for (pipe, data) in [(out, outData), (err, errData)] {
+                Thread { data.update { $0 = pipe.fileHandleForReading.readDataToEndOfFile() } }.start()
+            }
+            process.waitUntilExit()
+            // The pipes end when the child does (or its own children, which these tools have none of).
+            _ = outData.wait(timeout: 60) { $0 != nil }
+            _ = errData.wait(timeout: 60) { $0 != nil }
+            return Run(
+                status: process.terminationStatus, stdout: String(decoding: outData.value ?? Data(), as: UTF8.self),
+                stderr: String(decoding: errData.value ?? Data(), as: UTF8.self))
+        }
+    }
+}
