@@ -41,14 +41,16 @@ final class ServeFixture: Sendable {
         let images = ImageService(
             root: try SourceRoot(root.path), signer: signer, parser: ImgproxyURLParser(), limits: limits, pool: pool,
             metrics: metrics)
-        let serverBox = Locked<HTTPServer?>(nil)
+        // Weak: the responder's closure must not keep the server alive (server → responder →
+        // closure → server is a cycle that LeakSanitizer reports at exit).
+        let serverBox = Locked(WeakServer())
         let made = HTTPServer(
             options: HTTPServerOptions(bind: HTTPBindAddress(host: "127.0.0.1", port: 0), maxClients: maxClients),
             responder: ServeResponder(
                 images: images, metrics: metrics, pool: pool,
-                isShuttingDown: { serverBox.withLock { $0?.isShuttingDown ?? false } }),
+                isShuttingDown: { serverBox.withLock { $0.server?.isShuttingDown ?? false } }),
             observer: metrics)
-        serverBox.withLock { $0 = made }
+        serverBox.withLock { $0.server = made }
         server = made
         address = try made.start()
     }
@@ -63,6 +65,11 @@ final class ServeFixture: Sendable {
             server.stop()
             pool.stop()
         }.start()
+    }
+
+    /// A reference to the server that does not keep it alive.
+    struct WeakServer: Sendable {
+        weak var server: HTTPServer?
     }
 
     /// `/{signature}{path}` for `path` (`/rs:fill:88:88/plain/local:///photo.jpg`).
