@@ -67,7 +67,9 @@ extension ServeCommandTests {
     /// SIGTERM while a render is in flight: that request still gets its 200, `/health` answers
     /// 503 meanwhile on a kept-alive connection, and the process exits 0 well within 2 × --timeout.
     @Test(.tags(.realProcess)) func sigtermDrainsTheRequestInFlightAndHealthAnswers503Meanwhile() async throws {
-        let serve = try await LoadedServer(["--timeout", "5", "-j", "1"])
+        // --timeout 30: under ThreadSanitizer the 12 MP render takes several seconds, and a render
+        // past --timeout answers 503, which is not what this test is about.
+        let serve = try await LoadedServer(["--timeout", "30", "-j", "1"])
         let script = """
             import http.client, json, os, signal, sys, threading, time
             port, pid, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
@@ -104,11 +106,11 @@ extension ServeCommandTests {
         #expect(seen["slow_in_flight"] == "1", "the render ended before /health said 503: \(seen)")
         #expect(seen["slow"] == "200")
         let process = serve.process
-        let status = try await offPool { process.exitStatus(timeout: 30) }
+        let status = try await offPool { process.exitStatus(timeout: 90) }
         let killedAt = Double(seen["killed_at"] ?? "") ?? 0
         let drain = Date().timeIntervalSince1970 - killedAt
         #expect(status == 0, "\(serve.process.stderr)")
-        #expect(drain < 10, "exited \(drain) s after SIGTERM, over 2 x --timeout")
+        #expect(drain < 60, "exited \(drain) s after SIGTERM, over 2 x --timeout")
     }
 
     /// `-j 1 --queue 1`: a burst of distinct slow renders gets 429 with `Retry-After` for those
