@@ -43,7 +43,14 @@ package struct UploadStore: Sendable {
         if let reason = FileIO.makeFolders(folder) {
             throw Rejected(message: "the upload folder cannot be created: \(reason)")
         }
-        if !FileManager.default.fileExists(atPath: path) {
+        var entry = stat()
+        if lstat(path, &entry) == 0 {
+            // Something is already at that name (a link included): never replaced. It is used only
+            // when it holds these very bytes, an earlier upload of the same picture.
+            guard (try? FileIO.read(path, maxBytes: bytes.count)) == bytes else {
+                throw Rejected(message: "\(shown): \(path) exists and is not this picture; left alone")
+            }
+        } else {
             do {
                 try FileIO.writeAtomically(bytes, to: path)
             } catch {
