@@ -36,38 +36,12 @@ public func pollUntilOffPool(
 }
 
 extension TestBinary {
-    /// `run(executable:_:environment:in:)` off the cooperative pool, with nothing on Dispatch's
-    /// global queues either: `run` reads the child's pipes there, and on Linux Swift's global
-    /// pool runs on those same threads, so a slow child held both. Here a thread of its own
-    /// waits for the child and one more reads each pipe.
+    /// `run(executable:_:environment:in:)` off the cooperative pool: a thread of its own waits
+    /// for the child (and `run` reads each pipe on one more).
     public static func runOffPool(
         executable: URL = thumbkit, _ arguments: [String], environment: [String: String]? = nil,
         in directory: URL? = nil
     ) async throws -> Run {
-        try await offPool {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            if let environment { process.environment = environment }
-            if let directory { process.currentDirectoryURL = directory }
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let outData = Observed<Data?>(nil)
-            let errData = Observed<Data?>(nil)
-            for (pipe, data) in [(out, outData), (err, errData)] {
-                Thread { data.update { $0 = pipe.fileHandleForReading.readDataToEndOfFile() } }.start()
-            }
-            process.waitUntilExit()
-            // The pipes end when the child does (or its own children, which these tools have none of).
-            _ = outData.wait(timeout: 60) { $0 != nil }
-            _ = errData.wait(timeout: 60) { $0 != nil }
-            return Run(
-                status: process.terminationStatus, stdout: String(decoding: outData.value ?? Data(), as: UTF8.self),
-                stderr: String(decoding: errData.value ?? Data(), as: UTF8.self))
-        }
+        try await offPool { try run(executable: executable, arguments, environment: environment, in: directory) }
     }
 }

@@ -51,18 +51,21 @@ public enum TestBinary {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Read both pipes while the child runs so a full pipe can never block it. Each variable
-        // is written by exactly one block and read only after group.wait(): no data race.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        // Read both pipes while the child runs so a full pipe can never block it, each on a
+        // thread of its own: not on Dispatch's global queues, whose threads Swift's global pool
+        // shares on Linux (a slow child then held both).
+        let outData = Observed<Data?>(nil)
+        let errData = Observed<Data?>(nil)
+        for (pipe, data) in [(out, outData), (err, errData)] {
+            Thread { data.update { $0 = pipe.fileHandleForReading.readDataToEndOfFile() } }.start()
+        }
         process.waitUntilExit()
-        group.wait()
+        // The pipes end when the child does (or its own children, which these tools have none of).
+        _ = outData.wait(timeout: 60) { $0 != nil }
+        _ = errData.wait(timeout: 60) { $0 != nil }
         return Run(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: process.terminationStatus, stdout: String(decoding: outData.value ?? Data(), as: UTF8.self),
+            stderr: String(decoding: errData.value ?? Data(), as: UTF8.self))
     }
 
     /// A fresh empty temporary folder; remove it with `FileManager.removeItem` when done.
