@@ -51,7 +51,8 @@ extension ImageProcessors {
             var stored = Self.storedOptions(options, orientation: orientation)
             if stored.effectiveGravity.isSmart, let pixels {
                 stored = Self.resolvingSmart(
-                    stored, originalWidth: originalWidth, originalHeight: originalHeight, pixels: pixels)
+                    stored, originalWidth: originalWidth, originalHeight: originalHeight, pixels: pixels,
+                    deadline: deadline)
             }
             let geometry = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
             return Resampler.plan(
@@ -105,12 +106,13 @@ extension ImageProcessors {
         /// `stored` (a smart fill in stored space) with its gravity replaced by the point
         /// ``SmartCrop`` picks on `pixels` for the window a centred plan would have.
         static func resolvingSmart(
-            _ stored: ResizeOptions, originalWidth: Int, originalHeight: Int, pixels: PixelBuffer
+            _ stored: ResizeOptions, originalWidth: Int, originalHeight: Int, pixels: PixelBuffer,
+            deadline: Deadline = .never
         ) -> ResizeOptions {
             let centred = CropGeometry.plan(sourceWidth: originalWidth, sourceHeight: originalHeight, options: stored)
             let anchor = SmartCrop.anchor(
                 in: pixels, windowWidth: centred.sourceRect.width / Double(originalWidth),
-                windowHeight: centred.sourceRect.height / Double(originalHeight))
+                windowHeight: centred.sourceRect.height / Double(originalHeight), deadline: deadline)
             let point = Gravity(
                 .focus(
                     xMillionths: Int((anchor.x * 1_000_000).rounded()),

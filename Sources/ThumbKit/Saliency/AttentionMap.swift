@@ -8,6 +8,9 @@
 /// - saturation: max(R, G, B) − min(R, G, B), halved, less a floor (coloured things);
 /// - skin: a bonus when the cell's colour passes a classic RGB skin-tone rule (faces, people);
 /// all scaled by the cell's opacity (transparent parts draw nothing).
+///
+/// Averaging walks every pixel once, so it checks the deadline after each row of cells: once
+/// the deadline has passed it stops, and the map is incomplete (``isComplete`` false, all scores 0).
 struct AttentionMap {
     /// Cells across and down (each at least 1).
     let width: Int
@@ -16,6 +19,8 @@ struct AttentionMap {
     let cell: Int
     /// `width * height` scores, rows top-down, each ≥ 0.
     let scores: [Int32]
+    /// False when the deadline passed before every cell was averaged (the scores are then all 0).
+    let isComplete: Bool
 
     /// The most cells on the longer side.
     static let maxSide = 160
@@ -26,7 +31,7 @@ struct AttentionMap {
     /// What a skin-coloured cell adds.
     static let skinBonus: Int32 = 96
 
-    init(_ image: PixelBuffer) {
+    init(_ image: PixelBuffer, deadline: Deadline = .never) {
         let cell = max(1, (max(image.width, image.height) + Self.maxSide - 1) / Self.maxSide)
         let w = (image.width + cell - 1) / cell
         let h = (image.height + cell - 1) / cell
@@ -35,9 +40,10 @@ struct AttentionMap {
         var g = r
         var b = r
         var a = r
-        image.pixels.withUnsafeBufferPointer { px in
+        let averaged: Bool = image.pixels.withUnsafeBufferPointer { px in
             var sums = [Int](repeating: 0, count: w * 4)
             for cy in 0..<h {
+                if deadline.hasPassed { return false }
                 for i in sums.indices { sums[i] = 0 }
                 let y0 = cy * cell
                 let y1 = min(y0 + cell, image.height)
@@ -61,6 +67,15 @@ struct AttentionMap {
                     a[j] = Int32((sums[cx * 4 + 3] + count / 2) / count)
                 }
             }
+            return true
+        }
+        self.width = w
+        self.height = h
+        self.cell = cell
+        self.isComplete = averaged
+        guard averaged else {
+            self.scores = [Int32](repeating: 0, count: w * h)
+            return
         }
         var luma = [Int32](repeating: 0, count: w * h)
         for j in luma.indices {
@@ -86,9 +101,6 @@ struct AttentionMap {
                 scores[j] = score * a[j] / 255
             }
         }
-        self.width = w
-        self.height = h
-        self.cell = cell
         self.scores = scores
     }
 

@@ -11,8 +11,14 @@ enum SmartCrop {
     /// The point to centre a window on: (`windowWidth`, `windowHeight`) are the window's size
     /// as fractions (0...1] of `image`'s width and height. An axis whose window covers the
     /// whole image gets 1/2; a window found against an edge gets exactly 0 or 1 (pinned).
-    static func anchor(in image: PixelBuffer, windowWidth: Double, windowHeight: Double) -> (x: Double, y: Double) {
-        let map = AttentionMap(image)
+    ///
+    /// The map's pass over the pixels stops once `deadline` has passed; the anchor is then the
+    /// centre, and the caller, which checks the deadline after resampling, discards the image.
+    static func anchor(
+        in image: PixelBuffer, windowWidth: Double, windowHeight: Double, deadline: Deadline = .never
+    ) -> (x: Double, y: Double) {
+        let map = AttentionMap(image, deadline: deadline)
+        guard map.isComplete else { return (0.5, 0.5) }
         return anchor(in: map, windowWidth: windowWidth, windowHeight: windowHeight)
     }
 

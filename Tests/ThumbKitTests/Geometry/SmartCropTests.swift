@@ -180,4 +180,20 @@ struct SmartCropTests {
         #expect(smart.x >= Double(2 * w) - 16, "\(smart)")
         #expect(Self.centreRect(canvas, box: (128, 128)).x == Double(w))
     }
+
+    /// The attention map walks every decoded pixel, so it checks the deadline after each row of
+    /// cells: with the deadline passed it stops and the window stays centred (the thumbnailer's
+    /// check after resizing then discards the image with the time-limit error).
+    @Test func aPassedDeadlineStopsTheAttentionMap() {
+        var image = Self.background(width: 600, height: 200, seed: 3)
+        Self.paintSubject(&image, x: 530, y: 60, size: 60)
+        let passed = Deadline(nanoseconds: 1, seconds: 1)
+        #expect(passed.hasPassed)
+        let stopped = AttentionMap(image, deadline: passed)
+        #expect(!stopped.isComplete && stopped.scores.allSatisfy { $0 == 0 })
+        #expect(AttentionMap(image).isComplete)
+        let centred = SmartCrop.anchor(in: image, windowWidth: 1.0 / 3, windowHeight: 1, deadline: passed)
+        #expect(centred.x == 0.5 && centred.y == 0.5)
+        #expect(SmartCrop.anchor(in: image, windowWidth: 1.0 / 3, windowHeight: 1).x > 0.8)
+    }
 }
