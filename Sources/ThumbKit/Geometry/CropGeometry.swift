@@ -55,7 +55,8 @@ public struct CropGeometry: Sendable, Hashable {
     ///   crop it. The crop rectangle keeps its fractional offset (it is never rounded to whole
     ///   pixels: the resampler honours it). Without upscaling, a source smaller than the box
     ///   keeps scale 1 and is cropped to at most the box. `options.gravity` (in stored space
-    ///   here) moves the window along each overflowing axis: see ``fillOffset(scaled:output:anchor:)``.
+    ///   here) moves the window along each overflowing axis: see ``fillOffset(scaled:output:anchor:)``;
+    ///   its shift then moves it by whole output pixels (``shiftedOrigin(_:by:scaled:output:)``).
     ///   `.smart` needs pixels and is planned centred here; `ImageProcessors.Resize` resolves it
     ///   to a point first (``SmartCrop``).
     /// - `fit`: scale min(tw/w, th/h), each side rounded to the nearest pixel (at least 1).
@@ -85,8 +86,11 @@ public struct CropGeometry: Sendable, Hashable {
             let scaledW = sw * scale
             let scaledH = sh * scale
             let anchor = options.gravity.anchor ?? (0.5, 0.5)
-            let originX = (Double(outW) - scaledW) * Self.fillOffset(scaled: scaledW, output: outW, anchor: anchor.x)
-            let originY = (Double(outH) - scaledH) * Self.fillOffset(scaled: scaledH, output: outH, anchor: anchor.y)
+            var originX = (Double(outW) - scaledW) * Self.fillOffset(scaled: scaledW, output: outW, anchor: anchor.x)
+            var originY = (Double(outH) - scaledH) * Self.fillOffset(scaled: scaledH, output: outH, anchor: anchor.y)
+            let shift = options.gravity.shift
+            if shift.x != 0 { originX = Self.shiftedOrigin(originX, by: shift.x, scaled: scaledW, output: outW) }
+            if shift.y != 0 { originY = Self.shiftedOrigin(originY, by: shift.y, scaled: scaledH, output: outH) }
             let rect = SourceRect(
                 x: -originX / scale, y: -originY / scale,
                 width: Double(outW) / scale, height: Double(outH) / scale)
@@ -130,6 +134,15 @@ public struct CropGeometry: Sendable, Hashable {
         guard overflow > 0 else { return 0.5 }  // nothing to move: keep the centred origin
         let start = anchor * scaled - Double(output) * 0.5
         return min(max(start / overflow, 0), 1)
+    }
+
+    /// The scaled image's origin (≤ 0, in output pixels) once the window has moved `shift`
+    /// output pixels further along the axis, kept so that the window stays inside the image
+    /// (origin within `output − scaled`...0). An axis with no overflow does not move.
+    static func shiftedOrigin(_ origin: Double, by shift: Int, scaled: Double, output: Int) -> Double {
+        let lowest = Double(output) - scaled
+        guard lowest < 0 else { return origin }
+        return min(0, max(lowest, origin - Double(shift)))
     }
 
     /// `value` rounded to whole pixels, saturating at `Int.max` instead of trapping.

@@ -9,6 +9,9 @@
 /// - the eight compass gravities: the window is pinned to that side or corner.
 /// - ``focus(x:y:)``: the window is centred on a point, then moved back inside the image.
 /// - ``smart``: the window goes where the picture draws the eye (see `docs/gravity.md`).
+///
+/// The centre and the compass gravities can also move their window by whole output pixels
+/// (``shifted(x:y:)``), as imgproxy's gravity offsets do.
 public struct Gravity: Sendable, Hashable, CustomStringConvertible {
     /// The cases, with the focus point kept in millionths so that equal identifiers always
     /// mean equal geometry.
@@ -20,8 +23,39 @@ public struct Gravity: Sendable, Hashable, CustomStringConvertible {
     }
 
     let kind: Kind
+    /// How far the window moves, in output pixels of the upright picture: right and down when
+    /// positive. Always 0 for `focus` and `smart`; each within ±``maxShift``.
+    let shiftX: Int
+    let shiftY: Int
 
-    init(_ kind: Kind) { self.kind = kind }
+    init(_ kind: Kind, shiftX: Int = 0, shiftY: Int = 0) {
+        self.kind = kind
+        self.shiftX = shiftX
+        self.shiftY = shiftY
+    }
+
+    /// The largest shift along either axis, in output pixels (larger ones are clamped to it;
+    /// the window never leaves the image anyway).
+    public static let maxShift = 1_000_000
+
+    /// This gravity with its window moved `x` output pixels right and `y` down (negative values
+    /// move it left and up), then kept inside the scaled image. The shift adds to any shift
+    /// already made. Only the centre and the compass gravities move: a focus point and
+    /// ``smart`` place their window themselves and are returned unchanged.
+    public func shifted(x: Int, y: Int) -> Gravity {
+        switch kind {
+        case .focus, .smart: return self
+        default:
+            func clamp(_ value: Int, _ by: Int) -> Int {
+                let sum = value.addingReportingOverflow(max(-Self.maxShift, min(Self.maxShift, by))).partialValue
+                return max(-Self.maxShift, min(Self.maxShift, sum))
+            }
+            return Gravity(kind, shiftX: clamp(shiftX, x), shiftY: clamp(shiftY, y))
+        }
+    }
+
+    /// The window's shift in output pixels (right, down), from ``shifted(x:y:)``.
+    public var shift: (x: Int, y: Int) { (shiftX, shiftY) }
 
     /// The window centred on the image (the default).
     public static let centre = Gravity(.centre)
@@ -100,9 +134,14 @@ public struct Gravity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The name in identifiers and in `thumb --gravity`: `centre`, `north`, `north-east`, …,
-    /// `smart`, and `focus:X,Y` with at most six decimals (`focus:0.25,0.7`).
+    /// `smart`, and `focus:X,Y` with at most six decimals (`focus:0.25,0.7`). A shifted gravity
+    /// adds its shift as signed pixels, right then down: `north+0+10`, `centre-8+0`.
     public var name: String {
-        switch kind {
+        guard shiftX == 0 && shiftY == 0 else {
+            func signed(_ v: Int) -> String { v < 0 ? String(v) : "+\(v)" }
+            return Gravity(kind).name + signed(shiftX) + signed(shiftY)
+        }
+        return switch kind {
         case .centre: "centre"
         case .north: "north"
         case .south: "south"
@@ -140,8 +179,15 @@ public struct Gravity: Sendable, Hashable, CustomStringConvertible {
     ]
 
     /// Parses ``name``'s forms (and `center`): a compass name, `smart`, or `focus:X,Y` with X
-    /// and Y plain decimals 0...1. Nil for anything else, including NaN, infinities and exponents.
+    /// and Y plain decimals 0...1, and a compass name or `centre` followed by a shift, `+X+Y`
+    /// with each sign `+` or `-` and at most 7 digits. Nil for anything else, including NaN,
+    /// infinities, exponents and a shift on `smart` or a focus point.
     public init?(parsing text: String) {
+        if let (base, x, y) = Self.splitShift(text) {
+            guard let gravity = Self.named[base], !gravity.isSmart else { return nil }
+            self = gravity.shifted(x: x, y: y)
+            return
+        }
         if let gravity = Self.named[text] {
             self = gravity
             return
@@ -152,6 +198,32 @@ public struct Gravity: Sendable, Hashable, CustomStringConvertible {
             let gravity = try? Self.focus(x: x, y: y)
         else { return nil }
         self = gravity
+    }
+
+    /// `name±X±Y` split into the name and the two shifts; nil when `text` does not end in two
+    /// signed integers of 1...7 digits each.
+    static func splitShift(_ text: String) -> (String, Int, Int)? {
+        let bytes = Array(text.utf8)
+        var signs: [Int] = []
+        var i = bytes.count - 1
+        while i >= 0, signs.count < 2 {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
+                signs.append(i)
+            } else if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                return nil
+            }
+            i -= 1
+        }
+        guard signs.count == 2 else { return nil }
+        let (second, first) = (signs[0], signs[1])
+        let xDigits = second - first - 1
+        let yDigits = bytes.count - second - 1
+        guard first > 0, (1...7).contains(xDigits), (1...7).contains(yDigits),
+            let x = Int(String(decoding: bytes[first..<second], as: UTF8.self)),
+            let y = Int(String(decoding: bytes[second...], as: UTF8.self))
+        else { return nil }
+        return (String(decoding: bytes[..<first], as: UTF8.self), x, y)
     }
 
     /// `digits[.digits]` or `.digits` (at most 24 characters) as a Double; nil for signs,
@@ -175,16 +247,19 @@ public struct Gravity: Sendable, Hashable, CustomStringConvertible {
     /// directions and the focus point are given upright, and geometry is planned in stored space.
     func stored(for orientation: ExifOrientation) -> Gravity {
         switch kind {
-        case .centre, .smart:
+        case .centre where shiftX == 0 && shiftY == 0, .smart:
             return self
         case .focus(let x, let y):
             let (sx, sy) = Self.storedPoint(x, y, one: 1_000_000, orientation: orientation)
             return Gravity(.focus(xMillionths: sx, yMillionths: sy))
         default:
-            // A compass anchor is a point with coordinates 0, 1/2 or 1: map it as halves.
+            // A compass anchor is a point with coordinates 0, 1/2 or 1: map it as halves. The
+            // shift is a vector, so it turns without the translation (`one` 0).
             let (x, y) = anchor!
             let (sx, sy) = Self.storedPoint(Int(x * 2), Int(y * 2), one: 2, orientation: orientation)
-            return Self.compass[sy * 3 + sx]
+            let (dx, dy) = Self.storedPoint(shiftX, shiftY, one: 0, orientation: orientation)
+            let turned = Self.compass[sy * 3 + sx]
+            return Gravity(turned.kind, shiftX: dx, shiftY: dy)
         }
     }
 

@@ -42,14 +42,16 @@ extension ThumbCommand {
             "gravity", valueName: "where",
             help: "Which part --fit fill keeps: centre, north, south, east, west, north-east, north-west, "
                 + "south-east, south-west, smart (where the detail is) or focus:X,Y (X and Y 0 to 1 of the "
-                + "upright picture).",
+                + "upright picture). A compass name or centre may end in a shift in output pixels, +X+Y "
+                + "(right, down; such as north+0+10).",
             default: "centre")
     ) { text throws(UsageError) in
         guard let gravity = Gravity(parsing: text) else {
             throw UsageError.invalidValue(
                 option: "--gravity", value: text,
                 reason: "expected centre, a compass direction (north, north-east, …), smart or focus:X,Y with "
-                    + "X and Y from 0 to 1 (such as focus:0.5,0.25)")
+                    + "X and Y from 0 to 1 (such as focus:0.5,0.25), or a compass name with a shift such as "
+                    + "north+0+10")
         }
         return gravity
     }

@@ -3,8 +3,8 @@ import ThumbKit
 
 extension ImgproxyRequest {
     /// The engine's resize for a source of the given size, with imgproxy's meaning of each
-    /// resizing type, and `gravity` as the engine's ``Gravity`` (it only moves a fill's window;
-    /// imgproxy's gravity offsets are not applied):
+    /// resizing type, and `gravity` as the engine's ``Gravity`` (it only moves a fill's window),
+    /// shifted by the gravity offsets as imgproxy shifts it (``engineGravity(boxWidth:boxHeight:sourceWidth:sourceHeight:)``):
     /// - no width and no height: the source's own size, not enlarged;
     /// - one side 0 ("auto"): that side follows the source's aspect (`fit` to the other side);
     /// - `auto`: `fill` when source and box are both landscape (or square) or both portrait, else `fit`;
@@ -20,9 +20,14 @@ extension ImgproxyRequest {
         let h = scaledHeight
         let padColour = background ?? .transparent
         func options(_ width: Int, _ height: Int, _ mode: ResizeMode) -> ResizeOptions {
-            ResizeOptions(
-                width: max(1, width), height: max(1, height), mode: mode, upscale: enlarge, background: padColour,
-                gravity: gravity.engineGravity)
+            let boxW = max(1, width)
+            let boxH = max(1, height)
+            let fillGravity =
+                mode == .fill
+                ? engineGravity(boxWidth: boxW, boxHeight: boxH, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+                : gravity.engineGravity
+            return ResizeOptions(
+                width: boxW, height: boxH, mode: mode, upscale: enlarge, background: padColour, gravity: fillGravity)
         }
         if w == 0 && h == 0 { return options(sourceWidth, sourceHeight, .fit) }
 
@@ -56,5 +61,30 @@ extension ImgproxyRequest {
         case .fit, .auto:
             return options(w, h, extend ? .pad : .fit)
         }
+    }
+
+    /// `gravity` as the engine's, moved by imgproxy's offsets for a fill of `boxWidth` ×
+    /// `boxHeight` (device pixels) from a `sourceWidth` × `sourceHeight` source.
+    ///
+    /// As in imgproxy: an offset of magnitude 1 or more is pixels (times `dpr`); one below 1 is
+    /// a fraction of the scaled image's side. It moves the window away from the edge its
+    /// gravity pins (inwards: `so:0:10` moves up, `no:0:10` down), and right or down along an
+    /// axis the gravity centres. The window then stays inside the image. `sm` and `fp` take no
+    /// offsets.
+    package func engineGravity(boxWidth: Int, boxHeight: Int, sourceWidth: Int, sourceHeight: Int) -> Gravity {
+        let base = gravity.engineGravity
+        guard gravityOffsetX != 0 || gravityOffsetY != 0 else { return base }
+        var scale = max(Double(boxWidth) / Double(sourceWidth), Double(boxHeight) / Double(sourceHeight))
+        if !enlarge { scale = min(scale, 1) }
+        func pixels(_ offset: Double, side: Int) -> Int {
+            let value = offset.magnitude >= 1 ? offset * dpr : offset * Double(side) * scale
+            let bound = Double(Gravity.maxShift)
+            return Int(min(bound, max(-bound, value)).rounded(.toNearestOrEven))
+        }
+        let x = pixels(gravityOffsetX, side: sourceWidth)
+        let y = pixels(gravityOffsetY, side: sourceHeight)
+        let pinsEast = [.east, .northEast, .southEast].contains(gravity)
+        let pinsSouth = [.south, .southEast, .southWest].contains(gravity)
+        return base.shifted(x: pinsEast ? -x : x, y: pinsSouth ? -y : y)
     }
 }

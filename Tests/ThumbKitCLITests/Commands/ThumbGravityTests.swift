@@ -20,7 +20,7 @@ struct ThumbGravityTests {
     @Test(arguments: [
         ("centre", Gravity.centre), ("center", .centre), ("north", .north), ("south-east", .southEast),
         ("west", .west), ("smart", .smart), ("focus:0.25,0.75", try! Gravity.focus(x: 0.25, y: 0.75)),
-        ("focus:0,1", try! Gravity.focus(x: 0, y: 1)),
+        ("focus:0,1", try! Gravity.focus(x: 0, y: 1)), ("north+0+10", Gravity.north.shifted(x: 0, y: 10)),
     ])
     func theValueBecomesTheResizeGravity(text: String, gravity: Gravity) throws {
         #expect(try Self.settings(["--gravity", text]).request.resize.gravity == gravity)
@@ -75,7 +75,7 @@ struct ThumbGravityTests {
     }
 
     /// A 300×100 picture, red on its left third, green in the middle, blue on its right third:
-    /// a 50×50 fill keeps the third the gravity names.
+    /// a 50×50 fill keeps the third the gravity (and its shift) names.
     @Test func theOutputShowsTheSideTheGravityNames() async throws {
         let dir = try TestBinary.temporaryDirectory("tk-gravity")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -89,6 +89,9 @@ struct ThumbGravityTests {
         for (gravity, expected) in [
             ("west", RGBA(200, 0, 0)), ("east", RGBA(0, 0, 200)), ("centre", RGBA(0, 200, 0)),
             ("focus:0.1,0.5", RGBA(200, 0, 0)),
+            // The scaled picture is 150×50: west moved 50 output pixels right shows the middle
+            // third, and centre moved 50 right reaches the far edge.
+            ("west+50+0", RGBA(0, 200, 0)), ("centre+50+0", RGBA(0, 0, 200)),
         ] {
             let out = dir.appendingPathComponent("out-\(gravity)/thirds.png")
             let r = await ThumbCommandTests.run([

@@ -73,4 +73,32 @@ import ThumbKit
         // Every pixel is blue (Lanczos lets a little red ring in at the left edge).
         #expect(out.width == 20 && (0..<400).allSatisfy { out.pixels[$0 * 4 + 2] > 150 && out.pixels[$0 * 4] < 60 })
     }
+
+    /// imgproxy's offsets: pixels (times `dpr`) when 1 or more, a fraction of the scaled image
+    /// below 1; inwards from the edge a gravity pins, right or down along an axis it centres.
+    @Test(arguments: [
+        ("/rs:fill:100:100/g:ea:30", (800, 400), Gravity.east.shifted(x: -30, y: 0)),
+        ("/rs:fill:100:100/g:we:30", (800, 400), Gravity.west.shifted(x: 30, y: 0)),
+        ("/rs:fill:100:100/g:ce:-12:7", (800, 400), Gravity.centre.shifted(x: -12, y: 7)),
+        ("/rs:fill:100:100/g:no:10:5", (400, 800), Gravity.north.shifted(x: 10, y: 5)),
+        ("/rs:fill:100:100/g:soea:10:5", (400, 800), Gravity.southEast.shifted(x: -10, y: -5)),
+        ("/rs:fill:50:50/dpr:2/g:so:0:5", (400, 800), Gravity.south.shifted(x: 0, y: -10)),
+        // 800×400 to 100×100 scales by 1/4: the scaled image is 200 wide, and 0.1 of it is 20.
+        ("/rs:fill:100:100/g:we:0.1", (800, 400), Gravity.west.shifted(x: 20, y: 0)),
+        ("/rs:fill:100:100/g:no", (400, 800), Gravity.north),
+    ])
+    func gravityOffsetsMoveTheWindowAsImgproxyDoes(path: String, source: (Int, Int), gravity: Gravity) throws {
+        let options = try resize(path, source: source)
+        #expect(options.gravity == gravity, "\(options.gravity)")
+    }
+
+    /// `g:no:0:10` takes its window 10 output pixels lower than `g:no` (40 source pixels at 1/4).
+    @Test func anOffsetChangesTheWindowAndTheIdentifier() throws {
+        let pinned = try resize("/rs:fill:100:100/g:no", source: (400, 800))
+        let moved = try resize("/rs:fill:100:100/g:no:0:10", source: (400, 800))
+        let a = CropGeometry.plan(sourceWidth: 400, sourceHeight: 800, options: pinned).sourceRect
+        let b = CropGeometry.plan(sourceWidth: 400, sourceHeight: 800, options: moved).sourceRect
+        #expect(a.y == 0 && b.y == 40 && a.height == b.height)
+        #expect(pinned.identifier != moved.identifier)
+    }
 }

@@ -43,6 +43,16 @@ struct CropGeometryGravityTests {
         ((640, 480), (44, 44), .centre, 80, 0),
         ((640, 480), (44, 44), .east, 160, 0),
         ((640, 480), (44, 44), .west, 0, 0),
+        // Shifts in output pixels (×4 in source pixels): centre +20 starts at 70, x = 280; east
+        // moved 30 left starts at 70 too; west +200 is clamped to the far edge, 400; a shift
+        // along an axis with no overflow moves nothing.
+        ((800, 400), (100, 100), Gravity.centre.shifted(x: 20, y: 0), 280, 0),
+        ((800, 400), (100, 100), Gravity.east.shifted(x: -30, y: 0), 280, 0),
+        ((800, 400), (100, 100), Gravity.west.shifted(x: 200, y: 0), 400, 0),
+        ((800, 400), (100, 100), Gravity.west.shifted(x: -5, y: 0), 0, 0),
+        ((800, 400), (100, 100), Gravity.north.shifted(x: 0, y: 30), 200, 0),
+        ((400, 800), (100, 100), Gravity.north.shifted(x: 0, y: 10), 0, 40),
+        ((400, 800), (100, 100), Gravity.south.shifted(x: 0, y: -10), 0, 360),
     ]
 
     @Test(arguments: cases.indices)

@@ -32,6 +32,8 @@ struct GravityTests {
         ("centre", "centre"), ("center", "centre"), ("north", "north"), ("south-west", "south-west"),
         ("north-east", "north-east"), ("smart", "smart"), ("focus:0.5,0.25", "focus:0.5,0.25"),
         ("focus:1,0", "focus:1,0"), ("focus:.5,1.000", "focus:0.5,1"), ("focus:0.0000001,0", "focus:0,0"),
+        ("north+0+10", "north+0+10"), ("center-5+3", "centre-5+3"), ("south-east-12-0", "south-east-12+0"),
+        ("west+0000007-1", "west+7-1"), ("north+0+0", "north"),
     ])
     func parsesItsNames(text: String, name: String) throws {
         let gravity = try #require(Gravity(parsing: text))
@@ -43,7 +45,8 @@ struct GravityTests {
         "", "middle", "North", "focus:", "focus:0.5", "focus:0.5,", "focus:0.5,0.5,0.5", "focus:nan,0.5",
         "focus:0.5,NaN", "focus:inf,0", "focus:0,infinity", "focus:1e-300,0", "focus:-0,0", "focus:0,-0.1",
         "focus:1.1,0", "focus:0x1p-1,0", "focus: 0.5,0.5", "focus:+0.5,0.5", "focus:0.5.5,0", "focus:.,0",
-        "focus:0,00000000000000000000000000001",
+        "focus:0,00000000000000000000000000001", "smart+1+1", "focus:0.5,0.5+1+1", "north+1", "north++1+1",
+        "north+12345678+0", "north+1+", "+1+1", "middle+1+1", "north+1.5+0", "north 1 1",
     ])
     func refusesAnythingElse(text: String) {
         #expect(Gravity(parsing: text) == nil)
@@ -115,5 +118,25 @@ struct GravityTests {
         #expect(Gravity.centre.stored(for: .rightMirrored) == .centre)
         #expect(Gravity.smart.stored(for: .left) == .smart)
         #expect(try Gravity.focus(x: 0.25, y: 0.1).stored(for: .right) == (try .focus(x: 0.1, y: 0.75)))
+    }
+
+    @Test func aShiftAddsUpIsClampedAndOnlyMovesCompassGravities() throws {
+        #expect(Gravity.north.shifted(x: 3, y: 4).shifted(x: -1, y: 1).shift == (2, 5))
+        #expect(Gravity.centre.shifted(x: .max, y: .min).shift == (Gravity.maxShift, -Gravity.maxShift))
+        #expect(Gravity.centre.shifted(x: 0, y: 0) == .centre)
+        #expect(Gravity.smart.shifted(x: 5, y: 5) == .smart)
+        let point = try Gravity.focus(x: 0.2, y: 0.3)
+        #expect(point.shifted(x: 5, y: 5) == point)
+        #expect(Gravity.north.shifted(x: 1, y: 2) != .north)
+    }
+
+    /// The shift is a direction in the upright picture, so it turns with the image (as a vector:
+    /// no translation), and the compass name turns as before.
+    @Test func aShiftTurnsWithTheImage() {
+        // Shown turned 90° clockwise, upright "down" is stored "right".
+        #expect(Gravity.north.shifted(x: 0, y: 10).stored(for: .right) == Gravity.west.shifted(x: 10, y: 0))
+        #expect(Gravity.centre.shifted(x: 7, y: 0).stored(for: .upMirrored) == Gravity.centre.shifted(x: -7, y: 0))
+        #expect(Gravity.east.shifted(x: -4, y: 2).stored(for: .down) == Gravity.west.shifted(x: 4, y: -2))
+        #expect(Gravity.centre.shifted(x: 7, y: 0).stored(for: .up) == Gravity.centre.shifted(x: 7, y: 0))
     }
 }
