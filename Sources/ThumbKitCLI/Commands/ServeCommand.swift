@@ -19,7 +19,8 @@ enum ServeCommand: Command {
             from a file under --root. Options follow imgproxy: rs:{fit|fill|fill-down|force|auto}:W:H, \
             w:, h:, g:{ce|no|so|ea|we|noea|nowe|soea|sowe|sm|fp:X:Y}, q:, dpr:, f:, bg:, pr:. \
             Signatures are imgproxy's: base64url(HMAC-SHA256(key, salt + path)) with --key and \
-            --salt in hex (several pairs for rotation); without a key the server refuses to \
+            --salt in hex (several pairs for rotation), or from --key-file (a KEY:SALT line per \
+            pair, which keeps them off the command line); without a key the server refuses to \
             start unless --insecure is given. GET /health answers 'ok' and GET /metrics answers in \
             Prometheus's text format. Once listening it prints one line on stdout, 'listening on \
             http://HOST:PORT' (with --json, {"listening":"http://HOST:PORT"}); SIGTERM or SIGINT stops accepting, finishes the requests in \
@@ -34,12 +35,12 @@ enum ServeCommand: Command {
             them) unless --no-worker is given.
 
             Examples:
-              thumbkit serve --root ~/Pictures --key "$KEY" --salt "$SALT"
+              thumbkit serve --root ~/Pictures --key-file /etc/thumbkit/keys
               thumbkit serve --root TestImages --insecure --bind 127.0.0.1:0
               thumbkit serve --catalog thumbkit.sqlite --out thumbkit-out --edit-password-file pw.txt
             """,
         options: [
-            bind, root, key, salt, insecure, presets, jobs, queue, maxClients, maxURLLength,
+            bind, root, keyFile, key, salt, insecure, presets, jobs, queue, maxClients, maxURLLength,
         ] + [headerTimeout, json] + appOptions + LimitOptions.all)
 
     // MARK: The catalog's web app (--catalog and its companions)
@@ -130,6 +131,10 @@ enum ServeCommand: Command {
     /// `--key HEX`, repeatable.
     static let key: OptionKey<[String]> = .repeated(
         "key", valueName: "hex", help: "Signing key in hex (with a --salt each; several for rotation).")
+    /// `--key-file FILE`.
+    static let keyFile: OptionKey<String?> = .text(
+        "key-file", valueName: "file", defaultHelp: "none",
+        help: "Signing pairs, one KEY:SALT line each in hex (kept off the command line, unlike --key).")
     /// `--salt HEX`, repeatable.
     static let salt: OptionKey<[String]> = .repeated("salt", valueName: "hex", help: "Signing salt in hex.")
     /// `--insecure`.
@@ -166,10 +171,20 @@ enum ServeCommand: Command {
     /// The signer from `--key`/`--salt`, refusing to run unsigned unless `--insecure`. The
     /// messages never quote a key or a salt.
     static func signer(_ arguments: ParsedArguments) throws(UsageError) -> ImgproxySigner {
-        let keys = try arguments[key]
-        let salts = try arguments[salt]
+        var keys = try arguments[key]
+        var salts = try arguments[salt]
         guard keys.count == salts.count else {
             throw .validationFailed("give one --salt for each --key (\(keys.count) keys, \(salts.count) salts)")
+        }
+        if let file = try arguments[keyFile] {
+            do {
+                for pair in try ImgproxyKeyFile.pairs(contentsOf: file) {
+                    keys.append(pair.key)
+                    salts.append(pair.salt)
+                }
+            } catch {
+                throw .validationFailed("--key-file \(Terminal.oneLine(error.description))")
+            }
         }
         let isInsecure = try arguments[insecure]
         let servesCatalog = try arguments[catalog] != nil
@@ -182,10 +197,10 @@ enum ServeCommand: Command {
             return try! ImgproxySigner(pairs: [(key: hex(key), salt: hex(salt))])
         }
         if keys.isEmpty && !isInsecure {
-            throw .validationFailed("no --key and --salt: give them, or --insecure to serve unsigned URLs")
+            throw .validationFailed("no --key-file (or --key and --salt): give one, or --insecure to serve unsigned URLs")
         }
         if !keys.isEmpty && isInsecure {
-            throw .validationFailed("--insecure and --key exclude each other")
+            throw .validationFailed("--insecure and --key or --key-file exclude each other")
         }
         do {
             return try ImgproxySigner(pairs: zip(keys, salts).map { (key: $0, salt: $1) })
@@ -197,6 +212,14 @@ enum ServeCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let limits = try LimitOptions.limits(arguments)
         let signer = try signer(arguments)
+        if !(try arguments[key]).isEmpty {
+            context.printError(
+                "warning: a --key on the command line can be read by every user of this machine "
+                    + "(/proc/PID/cmdline); give it with --key-file")
+        }
+        if let file = try arguments[keyFile], ImgproxyKeyFile.isReadableByOthers(file) {
+            context.printError("warning: --key-file \(Terminal.oneLine(file)) can be read by every user (chmod 600 it)")
+        }
         var sourceRoot: SourceRoot?
         if let path = try arguments[root] {
             do {

@@ -64,6 +64,59 @@ struct ServeCommandTests {
         for text in [serve.stdout, serve.stderr] {
             #expect(!text.contains(Self.key) && !text.contains(Self.salt))
         }
+        #expect(serve.stderr.contains("warning: a --key on the command line can be read by every user"))
+    }
+
+    /// `--key-file`: pairs from a file (comments, and a second pair for rotation) sign as
+    /// `--key`/`--salt` do, with no warning; nothing of the file is ever printed.
+    @Test(.tags(.realProcess)) func aKeyFileSignsAsKeyAndSaltDoWithoutAWarning() async throws {
+        let folder = try TestBinary.temporaryDirectory("serve-keyfile")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(GeneratedImages.jpeg(width: 320, height: 240, seed: 4)).write(
+            to: folder.appendingPathComponent("a.jpg"))
+        let other = String(repeating: "ab", count: 32)
+        let keys = folder.appendingPathComponent("keys")
+        try Data("# rotation: the new pair first\n\(other):\(other)\n\n  \(Self.key):\(Self.salt)  \n".utf8)
+            .write(to: keys)
+        chmod(keys.path, 0o600)
+        let serve = try WatchProcess(
+            ["serve", "--bind", "127.0.0.1:0", "--root", folder.path, "--key-file", keys.path], in: folder.path)
+        #expect(try await offPool { serve.wait(timeout: 30) { $0.stdout.contains("\n") } })
+        let base = String(String(serve.stdout.split(separator: "\n").first ?? "").dropFirst("listening on ".count))
+        let path = "/rs:fill:64:64/plain/local:///a.jpg@jpg"
+        let signature = try await Self.opensslSignature(path: path)
+        let curl = URL(fileURLWithPath: "/usr/bin/curl")
+        let ok = try await TestBinary.runOffPool(
+            executable: curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/" + signature + path])
+        #expect(ok.stdout == "200")
+        let bad = try await TestBinary.runOffPool(
+            executable: curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", base + "/AAAA" + path])
+        #expect(bad.stdout == "403")
+        serve.send(SIGTERM)
+        #expect(try await offPool { serve.exitStatus(timeout: 30) } == 0, "\(serve.stderr)")
+        #expect(!serve.stderr.contains("warning"), "\(serve.stderr)")
+        for text in [serve.stdout, serve.stderr] {
+            #expect(!text.contains(Self.key) && !text.contains(Self.salt) && !text.contains(other))
+        }
+    }
+
+    /// A key file with a bad line is refused (exit 2) by the line's number, never its text.
+    @Test(.tags(.realProcess)) func aBadKeyFileLineIsRefusedByNumberWithoutQuotingIt() async throws {
+        let folder = try TestBinary.temporaryDirectory("serve-badkeys")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let secret = "secret\(UUID().uuidString.prefix(8))"
+        let keys = folder.appendingPathComponent("keys")
+        for (text, reason) in [
+            ("\(Self.key):\(Self.salt)\n\(secret)\n", "line 2 is not KEY:SALT"),
+            ("\(Self.key):\(secret)\n", "salt 1 is not"),
+            ("# only a comment\n", "no KEY:SALT line"),
+        ] {
+            try Data(text.utf8).write(to: keys)
+            let run = try await TestBinary.runOffPool(["serve", "--bind", "127.0.0.1:0", "--key-file", keys.path])
+            #expect(run.status == 2)
+            #expect(run.stderr.contains(keys.path) && run.stderr.contains(reason), "\(run.stderr)")
+            #expect(!run.stderr.contains(secret) && !run.stderr.contains(Self.key) && !run.stderr.contains(Self.salt))
+        }
     }
 
     /// `--json`: the one stdout line is `{"listening":"http://HOST:PORT"}`; errors stay on
