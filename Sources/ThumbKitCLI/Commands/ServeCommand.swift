@@ -197,7 +197,8 @@ enum ServeCommand: Command {
             return try! ImgproxySigner(pairs: [(key: hex(key), salt: hex(salt))])
         }
         if keys.isEmpty && !isInsecure {
-            throw .validationFailed("no --key-file (or --key and --salt): give one, or --insecure to serve unsigned URLs")
+            throw .validationFailed(
+                "no --key-file (or --key and --salt): give one, or --insecure to serve unsigned URLs")
         }
         if !keys.isEmpty && isInsecure {
             throw .validationFailed("--insecure and --key or --key-file exclude each other")
