@@ -63,10 +63,15 @@ package enum CatalogCopy {
             }
             var counts: [String: Int] = [:]
             for (table, values) in zip(tables, rows) {
-                let sql =
-                    "INSERT INTO \(table.name) (\(table.columns.joined(separator: ", "))) VALUES ("
-                    + Array(repeating: "?", count: table.columns.count).joined(separator: ", ") + ")"
-                for row in values { try db.run(sql, row) }
+                // Many rows per INSERT: one round trip and one statement per batch, not per row
+                // (row by row, 100,000 records and their 200,000 outputs took 820 s to PostgreSQL).
+                let perInsert = rowsPerInsert(columns: table.columns.count)
+                var start = 0
+                while start < values.count {
+                    let batch = values[start..<min(start + perInsert, values.count)]
+                    try db.run(insert(table.name, columns: table.columns, rows: batch.count), Array(batch.joined()))
+                    start += batch.count
+                }
                 if table.hasID, !values.isEmpty, let follow = db.dialect.afterExplicitID(table: table.name) {
                     try db.run(follow)
                 }
@@ -74,5 +79,16 @@ package enum CatalogCopy {
             }
             return counts
         }
+    }
+
+    /// The rows one `INSERT` takes: at most 500, and at most 30,000 values (under SQLite's
+    /// 32,766 and PostgreSQL's 65,535 parameters).
+    static func rowsPerInsert(columns: Int) -> Int { max(1, min(500, 30_000 / max(1, columns))) }
+
+    /// `INSERT INTO table (columns) VALUES (?, …), (?, …)…` for `rows` rows.
+    static func insert(_ table: String, columns: [String], rows: Int) -> String {
+        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+            + Array(repeating: tuple, count: rows).joined(separator: ", ")
     }
 }

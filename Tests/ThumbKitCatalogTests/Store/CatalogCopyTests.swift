@@ -58,4 +58,49 @@ struct CatalogCopyTests {
         #expect(try target.write { try $0.addBug(title: "Ten") }.id == 10)
         #expect(catalogError { try CatalogCopy.copy(from: source, to: target) } != nil)
     }
+
+    /// Every copied table's rows, as text, in id order.
+    private func contents(_ store: CatalogStore) throws -> [String: [String]] {
+        try store.read { tx in
+            var result: [String: [String]] = [:]
+            for table in CatalogCopy.tables {
+                result[table.name] = try tx.connection.query(
+                    "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY 1"
+                ) { row in (0..<Int32(table.columns.count)).map { "\(row.value($0))" }.joined(separator: "|") }
+            }
+            return result
+        }
+    }
+
+    /// Rows go over in many-row INSERTs: more rows than one INSERT takes (two full batches and a
+    /// part), with NULLs, quotes and non-ASCII text among them, arrive exactly, in every table.
+    @Test(arguments: CatalogBackend.all) func aCopyOfMoreRowsThanOneInsertTakesKeepsEveryRow(backend: CatalogBackend)
+        throws
+    {
+        let perInsert = CatalogCopy.rowsPerInsert(columns: 7)
+        #expect(perInsert > 1 && perInsert < 1_000)
+        let workspace = try TestWorkspace()
+        let source = try workspace.store("a.sqlite", backend: .sqlite)
+        let count = 2 * perInsert + 37
+        try source.write { tx in
+            for index in 1...count {
+                let title = index % 3 == 0 ? "Bug's \"\(index)\" – ü ?" : "Bug \(index)"
+                try tx.addBug(title: title, rating: Rating(exactly: Double(index % 11) / 2)!, id: index * 2)
+            }
+            try tx.addCategory("C")
+            for index in 1...(perInsert + 1) {
+                try tx.addFood(category: "C", name: "Food \(index)", image: nil, id: index)
+            }
+            _ = try tx.catalogID()
+        }
+        let target = try workspace.store("b.sqlite", backend: backend)
+        let counts = try CatalogCopy.copy(from: source, to: target)
+        #expect(counts["bugs"] == count && counts["foods"] == perInsert + 1)
+        let copied = try contents(target)
+        let original = try contents(source)
+        for table in CatalogCopy.tables {
+            #expect(copied[table.name] == original[table.name], "\(table.name)")
+        }
+        #expect(try target.write { try $0.addBug(title: "Next") }.id == 2 * count + 1)
+    }
 }
