@@ -5,8 +5,8 @@
     scripts/browser-test.py --base http://127.0.0.1:PORT --password PW \
         --thumbkit .build/release/thumbkit --catalog C.sqlite --picture NEW.png
 
-Logs in, rates a bug with the fourth star (4) and checks the page, `thumbkit catalog show` and
-the rating strip; uploads a new picture and waits for the list thumbnail to change; uploads a
+Logs in, rates a bug with the fourth star (4), checks that the page's script showed 4 without a
+reload, then checks the reloaded page, `thumbkit catalog show` and the rating strip; uploads a new picture and waits for the list thumbnail to change; uploads a
 text file and checks the error and that the picture stayed; adds a bug and removes it; walks a
 food category down to a dish and checks that its 2x image is twice as wide as its 1x image.
 Prints one line per step; exits 1 with the reason on the first failure.
@@ -93,9 +93,21 @@ def run(driver, args):
     href = link.get_attribute("href")
     bug_id = href.rstrip("/").split("/")[-1]
     driver.get(href)
+    if driver.find_element(By.CSS_SELECTOR, "[data-rating]").get_attribute("data-rating") == "4":
+        fail("bug %s is rated 4 already: the test could not tell a change" % bug_id)
+    # The page's script rates in place: a mark on this page's window survives only if the page
+    # is not reloaded, so finding it once the page shows 4 proves the script did the work (and
+    # the script shows 4 only once the server answered that it stored it).
+    driver.execute_script("window.thumbkitBrowserTest = 'still this page';")
     driver.find_element(By.CSS_SELECTOR, "button[name=rating][value='4']").click()
     wait_until(lambda: driver.find_element(By.CSS_SELECTOR, "[data-rating]").get_attribute("data-rating") == "4",
                "the page to show rating 4")
+    if driver.execute_script("return window.thumbkitBrowserTest || null;") != "still this page":
+        fail("the page was reloaded to show rating 4: the rating script did not rate in place")
+    lit = [b.get_attribute("value") for b in driver.find_elements(By.CSS_SELECTOR, "button[name=rating].on")]
+    if lit != ["0.5", "1", "1.5", "2", "2.5", "3", "3.5", "4"]:
+        fail("after rating 4 in place the lit stars are %s" % lit)
+    step("the page showed rating 4 without a reload (the rating script)")
     driver.refresh()
     shown = driver.find_element(By.CSS_SELECTOR, "[data-rating]").get_attribute("data-rating")
     if shown != "4":

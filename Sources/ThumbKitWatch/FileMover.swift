@@ -31,4 +31,49 @@ enum FileMover {
         }
         _ = PathBytes.withCString(source) { unlink($0) }
     }
+
+    /// As ``move(_:to:)``, but nothing at `target` (a link included) is ever replaced, even
+    /// something that appears while the file is moved: the move is a rename that fails when the
+    /// name is taken (`renaming`, `renameat2(…, RENAME_NOREPLACE)`), else a `link`, else, across
+    /// file systems, a copy written with `FileIO.writeNew`. Returns false when `target` is taken;
+    /// the source is then still where it was.
+    ///
+    /// - Throws: `WatchError.io`; the source is then still where it was.
+    static func moveNew(
+        _ source: String, to target: String, renaming: some NoReplaceRenaming = SystemNoReplaceRename()
+    ) throws(WatchError) -> Bool {
+        let folder = (target as NSString).deletingLastPathComponent
+        if let reason = FileIO.makeFolders(folder) {
+            throw .io(path: folder, reason: "cannot create folder: \(reason)")
+        }
+        if renaming.renameNoReplace(source, target) == 0 { return true }
+        var failure = errno
+        if failure == EINVAL || failure == ENOSYS {
+            // No RENAME_NOREPLACE here: link(2) never replaces either.
+            if PathBytes.withCString(source, { s in PathBytes.withCString(target) { link(s, $0) } }) == 0 {
+                _ = PathBytes.withCString(source) { unlink($0) }
+                return true
+            }
+            failure = errno
+        }
+        if failure == EEXIST { return false }
+        guard failure == EXDEV else {
+            throw .io(
+                path: source, reason: "cannot move to \(target): \(String(cString: strerror(failure)).lowercased())")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileIO.read(source, maxBytes: Int.max)
+        } catch {
+            throw .io(path: source, reason: "cannot copy to \(target): \(error)")
+        }
+        do throws(NewFileError) {
+            try FileIO.writeNew(bytes, to: target)
+        } catch {
+            if case .exists = error { return false }
+            throw .io(path: source, reason: "cannot copy to \(target): \(error)")
+        }
+        _ = PathBytes.withCString(source) { unlink($0) }
+        return true
+    }
 }

@@ -12,6 +12,8 @@ import ThumbKitCatalog
 struct RejectedFolder: Sendable {
     /// The inbox folder.
     let inbox: String
+    /// The rename that moves a file in without replacing anything (tests plant files through it).
+    var renaming: any NoReplaceRenaming = SystemNoReplaceRename()
 
     /// What a note's name adds to its file's name.
     static let noteSuffix = ".error.txt"
@@ -35,8 +37,17 @@ struct RejectedFolder: Sendable {
         if let why = FileIO.makeFolders(folder) {
             throw .io(path: folder, reason: "cannot create the rejected folder: \(why)")
         }
-        let target = freeName(for: name)
-        try FileMover.move(path, to: target)
+        // A name found free may be taken before the move: the move then fails instead of
+        // replacing what appeared, and the next free name is tried.
+        var target = freeName(for: name)
+        var attempts = 1
+        while !(try FileMover.moveNew(path, to: target, renaming: renaming)) {
+            guard attempts < 100 else {
+                throw .io(path: path, reason: "cannot move to \(folder): every name tried was taken")
+            }
+            attempts += 1
+            target = freeName(for: name)
+        }
         writeNote(for: target, origin: origin, reason: reason, sha256: sha256)
         return target
     }
@@ -90,8 +101,9 @@ struct RejectedFolder: Sendable {
         return candidate
     }
 
-    /// Whether anything is at `path` (a ``PathBytes`` string).
+    /// Whether anything, a dangling link included, is at `path` (a ``PathBytes`` string).
     private static func exists(_ path: String) -> Bool {
-        PathBytes.withCString(path) { access($0, F_OK) } == 0
+        var info = stat()
+        return PathBytes.withCString(path) { lstat($0, &info) } == 0
     }
 }

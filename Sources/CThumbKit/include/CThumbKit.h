@@ -279,4 +279,13 @@ void tk_free(void *p);
 /// pages inside every arena); a no-op with another C library.
 void tk_trim_heap(void);
 
+// MARK: - Files
+
+/// `renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE)`: renames `from` to `to` unless
+/// something (a link included) is at `to`. Unlike the rest of this header it reports like the
+/// system call: 0, or -1 with `errno` set (`EEXIST` when `to` exists, `EINVAL` or `ENOSYS` where
+/// the file system or kernel cannot; built without `RENAME_NOREPLACE`, always `EINVAL`).
+/// Exists because Swift's Glibc module does not declare `renameat2` (a `_GNU_SOURCE` function).
+int tk_rename_noreplace(const char *from, const char *to);
+
 #endif

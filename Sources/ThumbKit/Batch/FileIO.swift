@@ -75,6 +75,20 @@ package enum FileIO {
     package static func writeAtomically(
         _ bytes: [UInt8], to path: String, durable: Bool = true, faults: some FileWriteFaults
     ) throws(EncodeError) {
+        let temp = try writeTemporary(bytes, for: path, durable: durable, faults: faults)
+        if PathBytes.withCString(temp, { t in PathBytes.withCString(path) { rename(t, $0) } }) != 0 {
+            let failure = errnoText()
+            _ = PathBytes.withCString(temp) { unlink($0) }
+            throw .write(path: path, reason: failure)
+        }
+    }
+
+    /// Writes `bytes` to a fresh temporary dot-file (``TemporaryFileName``) beside `path`,
+    /// flushed to disk when `durable`, creating missing parent folders; returns its path. On any
+    /// failure the temporary file is removed. The caller renames or links it into place.
+    static func writeTemporary(
+        _ bytes: [UInt8], for path: String, durable: Bool, faults: some FileWriteFaults
+    ) throws(EncodeError) -> String {
         // Split by hand, not with URL: the path may stand for bytes that are not UTF-8 (PathBytes).
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -106,13 +120,11 @@ package enum FileIO {
         }
         if durable && failure == nil && fsync(fd) != 0 { failure = errnoText() }
         if close(fd) != 0 && failure == nil { failure = errnoText() }
-        if failure == nil && PathBytes.withCString(temp, { t in PathBytes.withCString(path) { rename(t, $0) } }) != 0 {
-            failure = errnoText()
-        }
         if let failure {
             _ = PathBytes.withCString(temp) { unlink($0) }
             throw .write(path: path, reason: failure)
         }
+        return temp
     }
 
     /// True when both paths name the same existing file (same device and inode).

@@ -7,9 +7,13 @@ import ThumbKitCatalog
 /// catalog in one of its transactions (whose triggers queue the record for building), wakes the
 /// build lanes, and answers 303 to the page to show; a refused change answers the page again
 /// with the reason in `class="error"` (422) and changes nothing. A blocking call.
+///
+/// With `json` (the client sent `Accept: application/json`, as the rating script does) a rating
+/// is answered 200 `{"rating":4,"text":"4 out of 5"}` once stored, or 422 `{"error":"…"}`.
 struct BugForms {
     let app: WebApp
     let context: PageContext
+    var json = false
 
     func handle(_ parts: [String], form: FormFields) -> WebApp.Rendered {
         do {
@@ -45,11 +49,26 @@ struct BugForms {
 
     private func rate(_ id: Int, _ form: FormFields) throws -> WebApp.Rendered {
         guard let rating = Self.rating(form["rating"]) else {
-            return try refused(id, "A rating is 0 to 5 in steps of 0.5.")
+            let message = "A rating is 0 to 5 in steps of 0.5."
+            if json { return .json(.unprocessableContent, Self.encoded(["error": message])) }
+            return try refused(id, message)
         }
         try app.store.write { try $0.rate(bugID: id, rating: rating.value) }
         app.onChange()
+        if json { return .json(.ok, Self.encoded(RatingAnswer(rating: rating.value, text: pages.ratingText(rating)))) }
         return .redirect("/bugs/\(id)")
+    }
+
+    /// The JSON answer to a rating.
+    struct RatingAnswer: Encodable {
+        let rating: Double
+        let text: String
+    }
+
+    static func encoded(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { [UInt8]($0) } ?? Array("{}".utf8)
     }
 
     private func setPicture(_ id: Int, _ form: FormFields) throws -> WebApp.Rendered {

@@ -8,14 +8,21 @@ import ThumbKitCatalog
 /// record (or an undo) may want it. An upload is checked exactly as `catalog set-image` checks
 /// a file (`SourceImage.validate`: the same limits, one decode) before anything is written, and
 /// the catalog is changed only after the file is in place; a rejected upload changes nothing.
+///
+/// Nothing already at an upload's name is ever replaced, even when it appears while the upload
+/// is being written: the file is published with `FileIO.writeNew`, whose rename fails when the
+/// name is taken, rather than by checking the name first.
 package struct UploadStore: Sendable {
     /// The folder (outside the build's `--out`: the build refuses sources inside it).
     package let folder: String
     package let limits: ImageLimits
+    /// The rename that publishes an upload (``SystemNoReplaceRename``; tests plant files through it).
+    let renaming: any NoReplaceRenaming
 
-    package init(folder: String, limits: ImageLimits) {
+    package init(folder: String, limits: ImageLimits, renaming: any NoReplaceRenaming = SystemNoReplaceRename()) {
         self.folder = folder
         self.limits = limits
+        self.renaming = renaming
     }
 
     /// Why an upload was refused: one line for the page.
@@ -43,18 +50,14 @@ package struct UploadStore: Sendable {
         if let reason = FileIO.makeFolders(folder) {
             throw Rejected(message: "the upload folder cannot be created: \(reason)")
         }
-        var entry = stat()
-        if lstat(path, &entry) == 0 {
+        do throws(NewFileError) {
+            try FileIO.writeNew(bytes, to: path, renaming: renaming)
+        } catch {
+            guard case .exists = error else { throw Rejected(message: "the upload cannot be stored: \(error.reason)") }
             // Something is already at that name (a link included): never replaced. It is used only
             // when it holds these very bytes, an earlier upload of the same picture.
             guard (try? FileIO.read(path, maxBytes: bytes.count)) == bytes else {
                 throw Rejected(message: "\(shown): \(path) exists and is not this picture; left alone")
-            }
-        } else {
-            do {
-                try FileIO.writeAtomically(bytes, to: path)
-            } catch {
-                throw Rejected(message: "the upload cannot be stored: \(error.reason)")
             }
         }
         return ImageRef(path: path, sha256: hash)

@@ -117,12 +117,22 @@ package final class WebApp: Sendable {
         case html(HTTPStatus, String)
         case status(HTTPStatus)
         case redirect(String)
+        /// A JSON answer for the rating script (`WebAppScript`).
+        case json(HTTPStatus, [UInt8])
 
         var response: HTTPResponse {
             switch self {
             case .html(let status, let text): WebApp.html(status, text)
             case .status(let status): .text(status)
             case .redirect(let location): WebApp.redirect(location)
+            case .json(let status, let body):
+                HTTPResponse(
+                    status: status,
+                    headers: [
+                        ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+                        ("X-Content-Type-Options", "nosniff"),
+                    ],
+                    body: body)
             }
         }
     }
@@ -177,8 +187,10 @@ package final class WebApp: Sendable {
             return answer
         }
         let context = PageContext(language: language, session: session, canEdit: true)
+        // The rating script asks for JSON; a plain form (or anything else) gets the redirect.
+        let json = request.headers["Accept"]?.contains("application/json") ?? false
         let rendered: Rendered = await BlockingWork.run { [self] in
-            BugForms(app: self, context: context).handle(parts, form: form)
+            BugForms(app: self, context: context, json: json).handle(parts, form: form)
         }
         return rendered.response
     }
@@ -231,12 +243,13 @@ package final class WebApp: Sendable {
         return request.peer
     }
 
-    /// `/assets/style.css`, `/assets/site.js`, `/assets/images/<output path>` (a blocking call:
+    /// `/assets/style.css`, `/assets/site.js`, `/assets/app.js`, `/assets/images/<output path>` (a blocking call:
     /// it reads the file).
     private func asset(_ name: String) -> HTTPResponse {
         switch name {
         case "style.css": return Self.static(HTML.styleSheet + WebAppPages.styleSheet, type: "text/css")
         case SiteText.scriptPath: return Self.static(SiteText.script, type: "text/javascript")
+        case WebAppScript.path: return Self.static(WebAppScript.source, type: "text/javascript")
         default: break
         }
         guard name.hasPrefix("images/"), let outputs,
@@ -271,10 +284,16 @@ package final class WebApp: Sendable {
             headers: [
                 ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
                 ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"),
-                ("Referrer-Policy", "same-origin"),
+                ("Referrer-Policy", "same-origin"), ("Content-Security-Policy", contentSecurityPolicy),
             ],
             body: Array(text.utf8))
     }
+
+    /// Scripts only from the app's own files (never inline); styles may be inline because the
+    /// site's picture placeholders carry a `style` attribute.
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; object-src 'none'; "
+        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     static func redirect(_ location: String) -> HTTPResponse {
         HTTPResponse(
@@ -285,7 +304,10 @@ package final class WebApp: Sendable {
     private static func `static`(_ text: String, type: String) -> HTTPResponse {
         HTTPResponse(
             status: .ok,
-            headers: [("Content-Type", type + "; charset=utf-8"), ("Cache-Control", "public, max-age=300")],
+            headers: [
+                ("Content-Type", type + "; charset=utf-8"), ("Cache-Control", "public, max-age=300"),
+                ("X-Content-Type-Options", "nosniff"),
+            ],
             body: Array(text.utf8))
     }
 }

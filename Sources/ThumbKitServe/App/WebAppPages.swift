@@ -29,8 +29,9 @@ struct WebAppPages {
 
         """
 
-    /// A whole page: the site's page with the reader's language, a login or logout link, and
-    /// (while `reload`) a refresh every 2 s.
+    /// A whole page: the site's page with the reader's language, a login or logout link, the
+    /// app's script for a reader who can edit (`WebAppScript`), and (while `reload`) a refresh
+    /// every 2 s.
     func page(title: String, trail: [(label: String, href: String?)], body: String, reload: Bool = false) -> String {
         var toolbar = ""
         if let session = context.session {
@@ -40,7 +41,10 @@ struct WebAppPages {
         } else if context.canEdit {
             toolbar = "<div class=\"toolbar\"><a href=\"/login\">Log in to edit</a></div>"
         }
-        let head = reload ? "<meta http-equiv=\"refresh\" content=\"2\" />\n" : ""
+        var head = reload ? "<meta http-equiv=\"refresh\" content=\"2\" />\n" : ""
+        if context.session != nil {
+            head += "<script src=\"\(Self.root)\(WebAppScript.path)\" defer=\"defer\"></script>\n"
+        }
         return HTML.page(
             title: title, root: Self.root, trail: trail, body: body, lang: context.language.code, head: head
         ).replacingOccurrences(of: "<body>\n", with: "<body>\n" + toolbar)

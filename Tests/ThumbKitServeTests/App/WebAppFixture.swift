@@ -85,11 +85,14 @@ final class WebAppFixture {
     }
 
     /// A urlencoded POST with `fields`.
-    func post(_ target: String, _ fields: [(String, String)], cookie: String?) async -> Answer {
+    func post(
+        _ target: String, _ fields: [(String, String)], cookie: String?, extra: [(String, String)] = []
+    ) async -> Answer {
         let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
             .joined(separator: "&")
         return await send(
-            "POST", target, body: Array(body.utf8), contentType: "application/x-www-form-urlencoded", cookie: cookie)
+            "POST", target, body: Array(body.utf8), contentType: "application/x-www-form-urlencoded", cookie: cookie,
+            extra: extra)
     }
 
     /// A multipart POST with text `fields` and one file.
