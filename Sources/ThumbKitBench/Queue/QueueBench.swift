@@ -95,11 +95,11 @@ public struct QueueBench: Sendable {
             throw failure("the workers did not all start and go idle", fleet)
         }
         try queueRecords(scratch, fleet: fleet)
-        let before = statements.count(scratch.store)
+        let before = statements.count()
         let start = Date().timeIntervalSince1970
         fleet.signal(SIGCONT)
         let drained = fleet.events.waitBuilt(options.records, until: Date().addingTimeInterval(options.timeout))
-        let after = statements.count(scratch.store)
+        let after = statements.count()
         fleet.stop()
         stopped = true
         guard drained else { throw failure("the workers did not build every record", fleet) }

@@ -14,6 +14,9 @@ struct QueueBenchStatements {
     private let view: String?
     /// Why not, when `view` is nil.
     let unavailable: String?
+    /// A connection of its own to the catalog, so that a failed probe never leaves the
+    /// bench's own connection in an aborted transaction.
+    private let store: CatalogStore?
 
     /// Looks for the extension in the database of `scratch`'s catalog; when it is not
     /// installed, installs it into the scratch schema (dropped with it, so the database is left
@@ -21,15 +24,16 @@ struct QueueBenchStatements {
     /// `unavailable` says why.
     init(_ scratch: QueueBenchScratch) {
         guard let schema = scratch.schema else {
-            (view, unavailable) = (nil, "SQLite has no statement statistics")
+            (view, unavailable, store) = (nil, "SQLite has no statement statistics", nil)
             return
         }
         do {
-            let view = try Self.findView(scratch.store, installingInto: schema)
-            _ = try Self.count(view, scratch.store)
-            (self.view, unavailable) = (view, nil)
+            let store = try CatalogStore(location: try CatalogLocation(parsing: scratch.catalog))
+            let view = try Self.findView(store, installingInto: schema)
+            _ = try Self.count(view, store)
+            (self.view, unavailable, self.store) = (view, nil, store)
         } catch {
-            (view, unavailable) = (nil, "pg_stat_statements is not usable here (\(error))")
+            (view, unavailable, store) = (nil, "pg_stat_statements is not usable here (\(error))", nil)
         }
     }
 
@@ -49,8 +53,8 @@ struct QueueBenchStatements {
     }
 
     /// The statements run in the catalog's database so far, or nil when unavailable.
-    func count(_ store: CatalogStore) -> Int? {
-        guard let view else { return nil }
+    func count() -> Int? {
+        guard let view, let store else { return nil }
         return try? Self.count(view, store)
     }
 
