@@ -17,6 +17,9 @@ package enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     case write(path: String, reason: String)
     /// The demo catalog the `icons` job builds could not be prepared, or a run's copy made.
     case demoCatalog(path: String, reason: String)
+    /// A queue bench (`thumbkit bench queue`) could not set up its catalog, or its workers did
+    /// not drain it; `subject` is the option, worker or catalog concerned.
+    case queue(subject: String, reason: String)
 
     /// What the error is about: a path, a tool or `run N`.
     package var subject: String {
@@ -24,6 +27,7 @@ package enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .corpus(let path, _), .write(let path, _), .missingHistory(let path), .demoCatalog(let path, _):
             return path
         case .tool(let name, _): return name
+        case .queue(let subject, _): return subject
         case .noSuchRun(let id): return "run \(id)"
         }
     }
@@ -31,7 +35,8 @@ package enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The reason, lower-case, without a final period.
     package var reason: String {
         switch self {
-        case .corpus(_, let reason), .tool(_, let reason), .write(_, let reason), .demoCatalog(_, let reason):
+        case .corpus(_, let reason), .tool(_, let reason), .write(_, let reason), .demoCatalog(_, let reason),
+            .queue(_, let reason):
             return reason
         case .noSuchRun: return "no such benchmark run (see 'thumbkit bench history')"
         case .missingHistory:

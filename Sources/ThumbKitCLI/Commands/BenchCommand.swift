@@ -12,7 +12,8 @@ import ThumbKitCatalog
 /// - `thumbkit bench history` lists the saved runs (``BenchHistoryCommand``);
 /// - `thumbkit bench show RUN` is the detail view of one run (``BenchShowCommand``);
 /// - `thumbkit bench decode --job NAME FILE...` only decodes, at the scale the job would use
-///   (the decode floor the benchmark times, ``BenchDecodeCommand``).
+///   (the decode floor the benchmark times, ``BenchDecodeCommand``);
+/// - `thumbkit bench queue` measures the build queue with no-op records (``BenchQueueCommand``).
 enum BenchCommand: CommandGroup {
     static let spec = CommandSpec(
         name: "bench", abstract: "Benchmark thumbnail speed and quality against peer tools, with a history.",
@@ -25,6 +26,7 @@ enum BenchCommand: CommandGroup {
         defaultSubcommand: "run")
     static let subcommands: [any Command.Type] = [
         BenchRunCommand.self, BenchHistoryCommand.self, BenchShowCommand.self, BenchDecodeCommand.self,
+        BenchQueueCommand.self,
     ]
 
     /// `--history PATH`: where the history is kept (run, history and show).

@@ -31,11 +31,19 @@ enum WorkerCommand: Command {
         options: [
             CatalogOptions.catalog, CatalogOptions.out, CatalogOptions.jobs, QueueOptions.lease,
             poll, QueueOptions.maxAttempts, QueueOptions.batch, QueueOptions.reconnectTimeout, CommonOptions.json,
+            queueStats,
         ] + LimitOptions.all)
 
     /// `--poll SECONDS`.
     static let poll: OptionKey<Double> = .number(
         "poll", valueName: "seconds", in: 0.05...3600, default: 5, help: "How often an idle worker looks at the queue.")
+
+    /// `--queue-stats`.
+    static let queueStats: OptionKey<Bool> = .flag(
+        "queue-stats",
+        help: "On exit, log what the queue cost this worker: each claim's latency, each write transaction's "
+            + "wait for the catalog's write lock, and each commit, with their times ('thumbkit bench queue' "
+            + "reads it; one 'queue-stats' line, JSON with --json).")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let jobs = try arguments[CatalogOptions.jobs]
@@ -45,7 +53,12 @@ enum WorkerCommand: Command {
         let builder = CatalogBuilder(
             store: store, outputDirectory: try arguments[CatalogOptions.out], recipes: try store.recipeBook(),
             jobs: jobs, limits: try LimitOptions.limits(arguments))
-        let queue = try QueueOptions.queue(arguments, store: store)
+        var queue = try QueueOptions.queue(arguments, store: store)
+        let meter = try arguments[queueStats] ? QueueMeter() : nil
+        if let meter {
+            queue.meter = meter
+            store.observeWrites(meter)
+        }
         let worker = BuildWorker(
             builder: builder, queue: queue,
             options: .init(
@@ -75,6 +88,9 @@ enum WorkerCommand: Command {
         }
         log(context, json: json, Line(event: "started", worker: worker.id, queued: plan.queued.count))
         let report = try await serve(worker, wake: wake, poll: poll, stop: stop, context: context, json: json)
+        if let stats = meter?.snapshot {
+            log(context, json: json, Line(event: "queue-stats", worker: worker.id, stats: stats))
+        }
         if json {
             try context.writeJSON(report)
         } else {
@@ -92,6 +108,7 @@ enum WorkerCommand: Command {
         var record: String? = nil
         var attempt: Int? = nil
         var error: String? = nil
+        var stats: QueueMeter.Snapshot? = nil
     }
 
     private static func log(_ context: CommandContext, json: Bool, _ line: Line) {
@@ -107,6 +124,12 @@ enum WorkerCommand: Command {
         if let attempt = line.attempt { text += " (attempt \(attempt))" }
         if let queued = line.queued { text += ", \(queued) queued" }
         if let error = line.error { text += ": \(error)" }
+        if let stats = line.stats {
+            let waited = stats.lockWaits.reduce(0) { $0 + $1.ms }
+            text +=
+                ": \(stats.claims.count) claims, \(stats.commits.count) commits, "
+                + "\(String(format: "%.1f", waited)) ms waiting for the write lock"
+        }
         context.printError(text)
     }
 

@@ -81,10 +81,18 @@ extension CatalogConnection {
     /// Runs `body` in a transaction: `begin(write:)` at the outermost level, a savepoint when
     /// nested. Commits (or releases the savepoint) when `body` returns, rolls back (to the
     /// savepoint) when it throws, and rethrows. The one implementation for both backends.
-    package func transaction<T>(write: Bool, _ body: () throws -> T) throws -> T {
+    ///
+    /// `observer` (a measuring seam, nil in production) is told how long an outermost write
+    /// transaction waited in `begin`, and that it committed.
+    package func transaction<T>(
+        write: Bool, observer: (any WriteTransactionObserver)? = nil, _ body: () throws -> T
+    ) throws -> T {
         let savepoint = "tk_\(depth)"
+        let observer = write && depth == 0 ? observer : nil
         if depth == 0 {
+            let start = ContinuousClock.now
             try begin(write: write)
+            observer?.writeLockTaken(after: ContinuousClock.now - start)
         } else {
             try beginSavepoint(savepoint, write: write)
         }
@@ -105,6 +113,7 @@ extension CatalogConnection {
             rollback(savepoint: depth == 0 ? nil : savepoint)
             throw error
         }
+        observer?.writeCommitted()
         return result
     }
 

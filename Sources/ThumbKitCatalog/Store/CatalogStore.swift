@@ -128,6 +128,12 @@ public final class CatalogStore: Sendable {
         }
     }
 
+    /// From now on, tells `observer` how long each write transaction waited for the catalog's
+    /// write lock and that it committed (`thumbkit worker --queue-stats`).
+    package func observeWrites(_ observer: any WriteTransactionObserver) {
+        connection.observeWrites(observer)
+    }
+
     /// The journal mode SQLite reports (`wal`); on PostgreSQL, `postgresql`.
     public func journalMode() throws -> String {
         try read { try $0.connection.dialect.journalMode($0.connection) }

@@ -18,6 +18,10 @@ package final class GuardedConnection: Sendable {
     /// sharing this non-Sendable reference across threads safe.
     nonisolated(unsafe) private let connection: any CatalogConnection
 
+    /// Told of each outermost write transaction (a measuring seam; nil in production). Only
+    /// read or written while `lock` is held, like `connection`.
+    nonisolated(unsafe) private var observer: (any WriteTransactionObserver)?
+
     package init(_ connection: any CatalogConnection) {
         self.connection = connection
     }
@@ -35,6 +39,13 @@ package final class GuardedConnection: Sendable {
     package func transaction<T>(write: Bool, _ body: (any CatalogConnection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        return try connection.transaction(write: write) { try body(connection) }
+        return try connection.transaction(write: write, observer: observer) { try body(connection) }
+    }
+
+    /// From now on, tells `observer` of each outermost write transaction.
+    package func observeWrites(_ observer: any WriteTransactionObserver) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.observer = observer
     }
 }

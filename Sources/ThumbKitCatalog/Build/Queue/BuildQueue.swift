@@ -66,6 +66,8 @@ public struct BuildQueue: Sendable {
     package let sql: BuildQueueSQL
     /// Claims per record before it is left alone (until it changes or a `build` plans it).
     public let maxAttempts: Int
+    /// Told of each claim that took rows, with its latency (`thumbkit worker --queue-stats`).
+    package var meter: QueueMeter?
 
     /// The queue of `store`'s catalog, with the statements of its database.
     public init(store: CatalogStore, maxAttempts: Int = 5) {
@@ -96,6 +98,13 @@ public struct BuildQueue: Sendable {
 
     /// Claims up to `limit` claimable rows for `worker`, each leased until `now + lease`.
     public func claim(worker: String, limit: Int, lease: Duration, now: Date) throws -> [Claim] {
+        let start = ContinuousClock.now
+        let claims = try claimRows(worker: worker, limit: limit, lease: lease, now: now)
+        meter?.claimed(rows: claims.count, in: ContinuousClock.now - start)
+        return claims
+    }
+
+    private func claimRows(worker: String, limit: Int, lease: Duration, now: Date) throws -> [Claim] {
         let nowMs = Self.millis(now)
         let until = nowMs + lease.milliseconds
         return try store.write { tx in

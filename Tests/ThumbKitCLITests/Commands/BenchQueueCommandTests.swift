@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Testing
+import ThumbKitBench
+import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
+import ThumbKitTestSupport
+
+/// `thumbkit bench queue` with real worker processes, on both backends: every record built
+/// exactly once, the counts add up, and the catalog it made is gone afterwards.
+struct BenchQueueCommandTests {
+    @Test(arguments: CatalogBackend.all)
+    func drainsEveryRecordOnceAndRemovesItsCatalog(backend: CatalogBackend) throws {
+        var arguments = ["bench", "queue", "--records", "36", "--workers", "2", "--json", "--timeout", "300"]
+        var server: String?
+        if backend == .postgres {
+            guard let url = TestPostgres.requireURL() else { return }
+            server = url
+            arguments += ["--catalog", url]
+        }
+        let run = try TestBinary.run(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONDecoder().decode(QueueBenchReport.self, from: Data(run.stdout.utf8))
+        #expect(report.results.count == 1)
+        let result = try #require(report.results.first)
+        #expect(result.backend == (backend == .sqlite ? "sqlite" : "postgresql"))
+        #expect(result.workers == 2)
+        // Every record built, none twice, nothing failed or lost, the queue empty, one output
+        // row per record.
+        #expect(result.records == 36)
+        #expect(result.built == 36)
+        #expect(result.duplicates == 0)
+        #expect(result.failed == 0 && result.lost == 0)
+        #expect(result.queueLeft == 0)
+        #expect(result.outputRows == 36)
+        // One record a claim (--batch 1): as many claims as records, each record's commit a
+        // write transaction of its own.
+        #expect(result.claims == 36)
+        #expect(result.commits >= 36)
+        let p50 = try #require(result.claimP50Ms)
+        let p99 = try #require(result.claimP99Ms)
+        #expect(p50 > 0 && p50 <= p99)
+        #expect(result.seconds > 0)
+        if backend == .sqlite {
+            #expect(result.statementsPerRecord == nil)
+            #expect(result.statementsNote != nil)
+        } else {
+            // With pg_stat_statements, at least a claim and a commit per record; without, a reason.
+            #expect((result.statementsPerRecord ?? 0) >= 2 || result.statementsNote != nil)
+        }
+        // What it made is gone: the folder, and the schema (creating it again succeeds).
+        #expect(!FileManager.default.fileExists(atPath: result.folder))
+        if let server {
+            let schema = try #require(result.schema)
+            #expect(schema.hasPrefix("thumbkit_bench_"))
+            try PostgresAdmin.execute("CREATE SCHEMA \(schema); DROP SCHEMA \(schema)", url: server)
+        } else {
+            #expect(result.schema == nil)
+        }
+    }
+
+    @Test func refusesACatalogThatIsNoFolderNorPostgres() throws {
+        let run = try TestBinary.run(["bench", "queue", "--catalog", "/nonexistent/some.sqlite", "--records", "1"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--catalog"))
+    }
+}
