@@ -115,6 +115,9 @@ struct CatalogStoreTests {
         #expect(try b.bugs().map(\.title) == ["From A"])
         let error = catalogError { try a.write { _ in try b.write { try $0.addBug(title: "From B") } } }
         if case .locked = error {} else { Issue.record("expected locked, got \(String(describing: error))") }
+        // The refused write left nothing open on B's connection: its next write goes through.
+        try b.write { try $0.addBug(title: "From B, later") }
+        #expect(try a.bugs().map(\.title) == ["From A", "From B, later"])
     }
 
     @Test(arguments: CatalogBackend.all) func aFailingBlockRollsBackEveryChangeItMade(backend: CatalogBackend) throws {

@@ -245,9 +245,20 @@ final class PostgresConnection: CatalogConnection {
             // The last transaction ran through without losing the connection: no outage.
             (outageStart, outageAttempts) = (nil, 0)
         } catch {
-            guard !isConnected || gaveUp != nil else { throw error }
+            guard !isConnected || gaveUp != nil else {
+                // The BEGIN ran and the lock after it failed (lock_timeout): the transaction is
+                // aborted and was never counted as open, so no one else would end it, and every
+                // later transaction on this connection would fail.
+                rollbackAll()
+                throw error
+            }
             try recover(after: error)
-            try execute(sql)
+            do throws(CatalogError) {
+                try execute(sql)
+            } catch {
+                rollbackAll()
+                throw error
+            }
         }
         isWriting = write
     }
