@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include <jpeglib.h>
+#include "peer_common.h"
 #include <libdeflate.h>
 #include <png.h>
 #include <zlib.h>
@@ -42,94 +43,12 @@ typedef struct {
     size_t raw_size;  // inflate modes: the inflated size (from the header)
 } input;
 
-static double cpu_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static uint8_t *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
-    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
-
 // MARK: - JPEG
 
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-} floor_jpeg_error;
-
-static void floor_jpeg_exit(j_common_ptr cinfo) {
-    floor_jpeg_error *e = (floor_jpeg_error *)cinfo->err;
-    longjmp(e->jump, 1);
-}
-
-static void floor_jpeg_silent(j_common_ptr cinfo, int level) {
-    (void)cinfo;
-    (void)level;
-}
-
-static uint8_t *row_buffer;
+static uint8_t *row_buffer;  // decode_png's rows
 static size_t row_capacity;
 
-static int decode_jpeg18(const input *in, int rgb) {
-    struct jpeg_decompress_struct cinfo;
-    floor_jpeg_error jerr;
-    cinfo.err = jpeg_std_error(&jerr.pub);
-    jerr.pub.error_exit = floor_jpeg_exit;
-    jerr.pub.emit_message = floor_jpeg_silent;
-    if (setjmp(jerr.jump)) {
-        jpeg_destroy_decompress(&cinfo);
-        return -1;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, in->data, (unsigned long)in->size);
-    jpeg_read_header(&cinfo, TRUE);
-    if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK) {
-        cinfo.out_color_space = JCS_CMYK;
-    } else {
-        cinfo.out_color_space = rgb ? JCS_RGB : JCS_EXT_RGBA;
-    }
-    cinfo.scale_num = 1;
-    cinfo.scale_denom = 8;
-    cinfo.do_block_smoothing = TRUE;
-    jpeg_start_decompress(&cinfo);
-    size_t stride = (size_t)cinfo.output_width * (size_t)cinfo.output_components;
-    if (stride > row_capacity) {
-        row_buffer = realloc(row_buffer, stride);
-        row_capacity = stride;
-    }
-    while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW row = row_buffer;
-        jpeg_read_scanlines(&cinfo, &row, 1);
-    }
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
-    return 0;
-}
+static int decode_jpeg18(const input *in, int rgb) { return peer_jpeg18(in->data, in->size, rgb); }
 
 // MARK: - PNG
 

@@ -38,6 +38,7 @@
 #include <time.h>
 
 #include <jpeglib.h>
+#include "peer_common.h"
 
 // MARK: - File model
 
@@ -84,22 +85,6 @@ typedef struct {
 
 static const int widths[3] = {12, 14, 16};
 
-static uint8_t *read_all(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
-    if (buf == NULL || n < 0 || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
 
 static int build_huff(huff_table *t) {
     int code = 0, k = 0;
@@ -501,25 +486,14 @@ static const uint8_t *scan_none(jfile *f, const scan_info *s, const uint8_t *p, 
 
 // MARK: - libjpeg cross-checks
 
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf jump;
-} lj_error;
-
-static void lj_exit(j_common_ptr cinfo) { longjmp(((lj_error *)cinfo->err)->jump, 1); }
-static void lj_silent(j_common_ptr cinfo, int level) {
-    (void)cinfo;
-    (void)level;
-}
-
 // Compares `fast ? dc_fast : dc` with libjpeg's coefficients; returns mismatching blocks, -1 if
 // libjpeg fails.
 static long compare_with_libjpeg(jfile *f, int fast, long *checked) {
     struct jpeg_decompress_struct cinfo;
-    lj_error jerr;
+    peer_jpeg_error jerr;
     cinfo.err = jpeg_std_error(&jerr.pub);
-    jerr.pub.error_exit = lj_exit;
-    jerr.pub.emit_message = lj_silent;
+    jerr.pub.error_exit = peer_jpeg_exit;
+    jerr.pub.emit_message = peer_jpeg_silent;
     if (setjmp(jerr.jump)) {
         jpeg_destroy_decompress(&cinfo);
         return -1;
@@ -551,46 +525,8 @@ static long compare_with_libjpeg(jfile *f, int fast, long *checked) {
     return bad;
 }
 
-static double cpu_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static uint8_t *rgb_row;
-static size_t rgb_capacity;
-
-static int libjpeg_18(jfile *f) {
-    struct jpeg_decompress_struct cinfo;
-    lj_error jerr;
-    cinfo.err = jpeg_std_error(&jerr.pub);
-    jerr.pub.error_exit = lj_exit;
-    jerr.pub.emit_message = lj_silent;
-    if (setjmp(jerr.jump)) {
-        jpeg_destroy_decompress(&cinfo);
-        return -1;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, f->data, (unsigned long)f->size);
-    jpeg_read_header(&cinfo, TRUE);
-    if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK) cinfo.out_color_space = JCS_CMYK;
-    else cinfo.out_color_space = JCS_RGB;
-    cinfo.scale_num = 1;
-    cinfo.scale_denom = 8;
-    jpeg_start_decompress(&cinfo);
-    size_t stride = (size_t)cinfo.output_width * cinfo.output_components;
-    if (stride > rgb_capacity) {
-        rgb_row = realloc(rgb_row, stride);
-        rgb_capacity = stride;
-    }
-    while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW row = rgb_row;
-        jpeg_read_scanlines(&cinfo, &row, 1);
-    }
-    jpeg_finish_decompress(&cinfo);
-    jpeg_destroy_decompress(&cinfo);
-    return 0;
-}
+// libjpeg-turbo's own 1/8 decode of the same bytes, RGB out.
+static int libjpeg_18(jfile *f) { return peer_jpeg18(f->data, f->size, 1); }
 
 // MARK: - DC-only skip decoder (the prototype)
 
@@ -815,16 +751,6 @@ static const uint8_t *decode_scan_fast(jfile *f, const scan_info *s, const uint8
 }
 
 // MARK: - Main
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n) {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static const char *subsampling(const jfile *f) {
     if (f->ncomp == 1) return "gray";
