@@ -46,16 +46,8 @@ enum FileMover {
         if let reason = FileIO.makeFolders(folder) {
             throw .io(path: folder, reason: "cannot create folder: \(reason)")
         }
-        if renaming.renameNoReplace(source, target) == 0 { return true }
-        var failure = errno
-        if failure == EINVAL || failure == ENOSYS {
-            // No RENAME_NOREPLACE here: link(2) never replaces either.
-            if PathBytes.withCString(source, { s in PathBytes.withCString(target) { link(s, $0) } }) == 0 {
-                _ = PathBytes.withCString(source) { unlink($0) }
-                return true
-            }
-            failure = errno
-        }
+        let failure = FileIO.moveNoReplace(source, to: target, renaming: renaming)
+        if failure == 0 { return true }
         if failure == EEXIST { return false }
         guard failure == EXDEV else {
             throw .io(

@@ -29,19 +29,28 @@ extension FileIO {
         } catch {
             throw .write(path: path, reason: error.reason)
         }
-        var failure: Int32 = 0
-        if renaming.renameNoReplace(temp, path) != 0 {
-            failure = errno
-            if failure == EINVAL || failure == ENOSYS {
-                // No RENAME_NOREPLACE here: link(2) publishes without replacing too.
-                failure =
-                    PathBytes.withCString(temp, { t in PathBytes.withCString(path) { link(t, $0) } }) == 0 ? 0 : errno
-                if failure == 0 { _ = PathBytes.withCString(temp) { unlink($0) } }
-            }
-        }
+        let failure = moveNoReplace(temp, to: path, renaming: renaming)
         guard failure != 0 else { return }
         _ = PathBytes.withCString(temp) { unlink($0) }
         if failure == EEXIST { throw .exists(path: path) }
         throw .write(path: path, reason: String(cString: strerror(failure)).lowercased())
+    }
+
+    /// Moves `source` to `target` unless something (a link included) is at `target`: a rename
+    /// that fails when the name is taken (`renaming`), or where the file system refuses that
+    /// (`EINVAL`, `ENOSYS`) a `link`, which never replaces either, and then an `unlink` of
+    /// `source`. Returns 0, or the `errno` of the failure (`EEXIST` when `target` is taken,
+    /// `EXDEV` across file systems); `source` is then still where it was.
+    package static func moveNoReplace(
+        _ source: String, to target: String, renaming: some NoReplaceRenaming = SystemNoReplaceRename()
+    ) -> Int32 {
+        if renaming.renameNoReplace(source, target) == 0 { return 0 }
+        let failure = errno
+        guard failure == EINVAL || failure == ENOSYS else { return failure }
+        guard PathBytes.withCString(source, { s in PathBytes.withCString(target) { link(s, $0) } }) == 0 else {
+            return errno
+        }
+        _ = PathBytes.withCString(source) { unlink($0) }
+        return 0
     }
 }

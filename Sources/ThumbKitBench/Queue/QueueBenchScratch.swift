@@ -92,10 +92,7 @@ final class QueueBenchScratch {
 
     /// Adds `count` foods in one transaction (their queue rows come with them, from the
     /// catalog's triggers).
-    /// On a connection of its own each time: a PostgreSQL `BEGIN` that timed out waiting for
-    /// the write lock leaves its connection in an aborted transaction.
     func addRecords(_ count: Int) throws {
-        let store = try CatalogStore(location: try CatalogLocation(parsing: catalog), busyTimeout: .seconds(1))
         try store.write { tx in
             for index in 0..<count {
                 _ = try tx.addFood(category: Self.category, name: "f\(index)", image: source)

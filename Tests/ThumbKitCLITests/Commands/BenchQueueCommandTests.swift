@@ -59,6 +59,39 @@ struct BenchQueueCommandTests {
         }
     }
 
+    /// `--catalog DIR` of someone else's: the run makes a folder of its own inside and removes
+    /// only that. A catalog file, a picture and a look-alike `thumbkit-bench-queue-` folder with
+    /// a file in it, all already in DIR, stay exactly as they were, and nothing new is left.
+    @Test func aFolderGivenAsCatalogKeepsEverythingThatWasInIt() throws {
+        let parent = try TestBinary.temporaryDirectory("bench-queue-foreign")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let planted: [(String, Data)] = [
+            ("catalog.sqlite", Data("not the bench's catalog".utf8)),
+            ("source.png", Data("a picture of someone else".utf8)),
+            ("thumbkit-bench-queue-000000000001/out/keep.png", Data("kept".utf8)),
+        ]
+        for (path, bytes) in planted {
+            let url = parent.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try bytes.write(to: url)
+        }
+        let before = try FileManager.default.subpathsOfDirectory(atPath: parent.path).sorted()
+        let run = try TestBinary.run([
+            "bench", "queue", "--catalog", parent.path, "--records", "4", "--workers", "1", "--json",
+            "--timeout", "300",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONDecoder().decode(QueueBenchReport.self, from: Data(run.stdout.utf8))
+        let result = try #require(report.results.first)
+        #expect(result.built == 4)
+        #expect(result.folder.hasPrefix(parent.path + "/"))
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: parent.path).sorted() == before)
+        for (path, bytes) in planted {
+            #expect(try Data(contentsOf: parent.appendingPathComponent(path)) == bytes, "\(path)")
+        }
+    }
+
     @Test func refusesACatalogThatIsNoFolderNorPostgres() throws {
         let run = try TestBinary.run(["bench", "queue", "--catalog", "/nonexistent/some.sqlite", "--records", "1"])
         #expect(run.status == 2)
