@@ -32,9 +32,10 @@ let package = Package(
     targets: [
         .target(
             name: "CThumbKit",
-            dependencies: ["CWebP", "CHeif"],
-            // webpmux: a C target gets its system libraries' pkg-config flags (libwebpdemux,
-            // libheif) but not their module maps' `link` lines.
+            dependencies: ["CWebP"],
+            // webpmux: a C target gets its system libraries' pkg-config flags (libwebpdemux) but
+            // not their module maps' `link` lines. libheif is not linked at all: heif_shim.c loads
+            // it at the first HEIF file (dynamic_library.h), so start-up does not pay for it.
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("webpmux")]
         ),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -42,7 +43,6 @@ let package = Package(
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // Thin glue over libmicrohttpd's variadic calls, which Swift cannot make.

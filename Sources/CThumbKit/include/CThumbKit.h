@@ -227,6 +227,14 @@ int tk_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int qua
                    char err[TK_ERR_LEN]);
 
 // MARK: - HEIF / AVIF (heif_shim.c, libheif)
+//
+// libheif is loaded at the first call of any of these (dynamic_library.h), not at start-up; when
+// it cannot be loaded, or lacks an entry point, every call fails with that reason in `err`.
+
+/// Loads the library `soname` as libheif's entry-point table would be loaded, then unloads it:
+/// 0 when every entry point the shim calls is there, else -1 naming the first one missing. For
+/// tests of the check made at load; the shim itself always loads libheif.so.1.
+int tk_heif_probe_library(const char *soname, char err[TK_ERR_LEN]);
 
 typedef struct {
     uint32_t width;       // of the primary image as displayed: libheif applies irot/imir/clap
