@@ -41,10 +41,12 @@ struct PostgresURL: Sendable, Hashable {
         case parameter
         case unknownParameter(String?)
         case libpqDisagrees
+        case libpqUnavailable(String)
 
         var description: String {
             switch self {
             case .notAURL: return "not a postgres:// or postgresql:// url"
+            case .libpqUnavailable(let reason): return "PostgreSQL's client library: \(reason)"
             case .strayAt:
                 return "malformed url: a raw '@' other than the one ending the user name and password "
                     + "(write '@' as %40 and '/' as %2F in a user name or password)"
@@ -71,7 +73,7 @@ struct PostgresURL: Sendable, Hashable {
     /// Every connection keyword libpq knows (the options of `PQconninfoParse("")`).
     static let keywords: Set<String> = {
         var found: Set<String> = []
-        guard let options = PQconninfoParse("", nil) else { return found }
+        guard LibPQ.unavailable() == nil, let options = PQconninfoParse("", nil) else { return found }
         defer { PQconninfoFree(options) }
         var option = options
         while let keyword = option.pointee.keyword {
@@ -84,6 +86,7 @@ struct PostgresURL: Sendable, Hashable {
     /// Cuts `url` as libpq does. Throws a `Problem` for anything libpq would refuse or read
     /// differently from what its writer meant (see the type's comment).
     init(_ url: String) throws(Problem) {
+        if let reason = LibPQ.unavailable() { throw .libpqUnavailable(reason) }
         let b = Array(url.utf8)
         bytes = b
         guard let prefix = ["postgresql://", "postgres://"].first(where: { url.hasPrefix($0) })?.utf8.count else {
