@@ -45,12 +45,10 @@ let package = Package(
         // linked, so no other command pays for it (libpq_loader.c).
         .target(name: "CPostgres", dependencies: ["CThumbKit"]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(
-            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        // Thin glue over libmicrohttpd's variadic calls, which Swift cannot make.
-        .target(
-            name: "CThumbKitServe", dependencies: ["CMicroHTTPD"],
-            linkerSettings: [.linkedLibrary("microhttpd")]),
+        // Thin glue over libmicrohttpd's variadic calls, which Swift cannot make, and the loader
+        // that opens libmicrohttpd when a server starts: not linked, so no other command pays
+        // for it and the GnuTLS stack behind it (microhttpd_loader.c).
+        .target(name: "CThumbKitServe", dependencies: ["CThumbKit"]),
         .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2"]),
         .target(name: "ThumbKitQuality", dependencies: ["ThumbKit"]),
         .target(name: "ThumbKitCatalog", dependencies: ["ThumbKit", "CSQLite", "CCrypto", "CPostgres"]),
@@ -60,7 +58,7 @@ let package = Package(
         .target(name: "ThumbKitDesktop", dependencies: ["ThumbKit", "CCrypto"]),
         .target(
             name: "ThumbKitServe",
-            dependencies: ["ThumbKit", "ThumbKitCatalog", "ThumbKitSite", "CCrypto", "CMicroHTTPD", "CThumbKitServe"]
+            dependencies: ["ThumbKit", "ThumbKitCatalog", "ThumbKitSite", "CCrypto", "CThumbKitServe"]
         ),
         .target(
             name: "ThumbKitCLI",

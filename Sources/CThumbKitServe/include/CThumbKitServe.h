@@ -7,7 +7,18 @@
 
 #include <stdint.h>
 #include <sys/socket.h>
+#include <stdarg.h>
+#include <sys/types.h>
 #include <microhttpd.h>
+
+/// Loads libmicrohttpd (libmicrohttpd.so.12) at the first call (later calls only report): 0 when
+/// every entry point ThumbKitServe calls is there, else -1 with the reason in `err`. It is not
+/// linked, so only a server pays for it; call this before any other function here.
+int tk_http_ready(char *err, unsigned long err_len);
+
+/// The check `tk_http_ready` makes at load, on the library `soname`, which is then unloaded: 0
+/// when every entry point is there, else -1 naming the first one missing. For tests.
+int tk_http_probe_library(const char *soname, char *err, unsigned long err_len);
 
 /// The callback of `MHD_OPTION_URI_LOG_CALLBACK`: it sees the request target as sent, and what
 /// it returns becomes the request's context (`*con_cls`).

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import CMicroHTTPD
 import CThumbKitServe
 import Foundation
 import ThumbKit
@@ -41,6 +40,12 @@ package final class HTTPServer: Sendable {
     package func start() throws(HTTPServerError) -> HTTPBindAddress {
         try daemon.withLock { (running: inout DaemonHandle?) throws(HTTPServerError) -> HTTPBindAddress in
             guard running == nil else { throw .alreadyStarted }
+            // libmicrohttpd is opened here, not at start-up (microhttpd_loader.c).
+            var reason = [CChar](repeating: 0, count: 256)
+            guard tk_http_ready(&reason, UInt(reason.count)) == 0 else {
+                let bytes = reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+                throw .cannotListen(String(decoding: bytes, as: UTF8.self))
+            }
             let flags =
                 MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
                 | (options.bind.isIPv6 ? MHD_USE_IPv6.rawValue : 0)

@@ -51,6 +51,8 @@ struct LazyCodecLibraryTests {
         #expect(!version.files.contains { $0.contains("libheif") })
         // Nor libpq, which only a PostgreSQL catalog needs (LibPQLoaderTests).
         #expect(!version.files.contains { $0.contains("libpq") })
+        // Nor libmicrohttpd, which only `serve` needs (HTTPLibraryLoaderTests).
+        #expect(!version.files.contains { $0.contains("libmicrohttpd") })
 
         let png = try loads(["thumb", "-s", "8", "-o", "out.png", "in.png"], in: dir)
         #expect(png.run.status == 0)
