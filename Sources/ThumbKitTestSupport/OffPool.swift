@@ -19,6 +19,44 @@ public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) asy
     }
 }
 
+/// Work started at once on a thread of its own, its result awaited later.
+///
+/// Why not `Task { try await offPool { … } }`: a task needs a free cooperative thread to *start*.
+/// In the full parallel run, synchronous tests (every `TestBinary.run` of a long command) hold
+/// both of the pool's threads (its width is the core count, 2 here) for tens of seconds; a task
+/// created meanwhile starts only after they let go, while a deadline measured off the pool runs
+/// on, and a test that waits for the task's effect fails though nothing is wrong. Started here,
+/// the work begins at once whatever the pool is doing.
+public final class StartedOffPool<T: Sendable>: Sendable {
+    /// The outcome, once the thread has finished.
+    private let outcome = Observed<Result<T, any Error>?>(nil)
+
+    /// Starts `body` on a new thread.
+    public init(_ body: @escaping @Sendable () throws -> T) {
+        let outcome = self.outcome
+        let thread = Thread {
+            let result = Result { try body() }
+            outcome.update { $0 = result }
+        }
+        thread.name = "tk-test-offpool"
+        thread.start()
+    }
+
+    /// The work's result, waited for off the pool (at most `timeout` seconds).
+    public func value(timeout: Double = 120) async throws -> T {
+        guard await outcome.waitOffPool(timeout: timeout, until: { $0 != nil }), let result = outcome.value else {
+            throw StartedOffPoolTimeout(seconds: timeout)
+        }
+        return try result.get()
+    }
+}
+
+/// `StartedOffPool.value(timeout:)` found the work still running at its deadline.
+public struct StartedOffPoolTimeout: Error, CustomStringConvertible {
+    public let seconds: Double
+    public var description: String { "the work started off the pool had not finished after \(seconds) s" }
+}
+
 extension Observed {
     /// `wait(timeout:until:)` on a thread of its own: whether `holds(value)` held within `timeout`
     /// seconds, without blocking a cooperative thread.

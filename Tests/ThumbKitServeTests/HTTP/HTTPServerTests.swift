@@ -8,6 +8,8 @@ import ThumbKitTestSupport
 
 /// The HTTP layer on its own, driven with exact bytes over a socket. Every client runs off
 /// Swift's cooperative pool (`RawHTTPClient.fetch`, `offPool`), and every wait has a deadline.
+/// A client whose effect is waited for under a deadline is started on a thread at once
+/// (`StartedOffPool`), never in a task, which may not start while other tests hold the pool.
 struct HTTPServerTests {
     /// Answers `METHOD TARGET X-Test BODY`; requests to `/slow` wait at `gate` first.
     struct EchoResponder: HTTPResponding {
@@ -138,32 +140,30 @@ struct HTTPServerTests {
         #expect(try await RawHTTPClient.fetch(Self.get("/fine"), port: port).status == 200)
     }
 
-    @Test(.disabled("times out in the full parallel run, passes alone; ServeCommandTests cover it (issue 28)"))
+    @Test
     func aFullServerAnswers503WhileHealthStillAnswers() async throws {
         let gate = Gate()
         let (server, port, _) = try Self.server(HTTPServerOptions(maxClients: 2), gate: gate)
         defer { Self.stopOffPool(server) }
         defer { gate.open() }
-        let slow = (0..<2).map { _ in
-            Task { try await RawHTTPClient.fetch(Self.get("/slow"), port: port) }
-        }
+        let slow = (0..<2).map { _ in StartedOffPool { try RawHTTPClient.send(Self.get("/slow"), port: port) } }
         #expect(await gate.waitForArrivals(2))
         let busy = try await RawHTTPClient.fetch(Self.get("/slow"), port: port)
         #expect(busy.status == 503)
         #expect(busy.header("retry-after") == "1")
         #expect(try await RawHTTPClient.fetch(Self.get("/health"), port: port).status == 200)
         gate.open()
-        for task in slow { #expect(try await task.value.status == 200) }
+        for request in slow { #expect(try await request.value().status == 200) }
         #expect(try await RawHTTPClient.fetch(Self.get("/slow"), port: port).status == 200)
     }
 
-    @Test(.disabled("times out in the full parallel run, passes alone; ServeCommandTests cover it (issue 28)"))
+    @Test
     func shutdownFinishesWhatIsInFlightAndRefusesNewConnections() async throws {
         let gate = Gate()
         let (server, port, _) = try Self.server(gate: gate)
         defer { Self.stopOffPool(server) }
         defer { gate.open() }
-        let slow = Task { try await RawHTTPClient.fetch(Self.get("/slow"), port: port) }
+        let slow = StartedOffPool { try RawHTTPClient.send(Self.get("/slow"), port: port) }
         #expect(await gate.waitForArrivals(1))
         server.beginShutdown()
         #expect(server.isShuttingDown)
@@ -173,7 +173,7 @@ struct HTTPServerTests {
         }
         #expect(await server.waitUntilIdle(timeout: .milliseconds(50)) == false)
         gate.open()
-        let answer = try await slow.value
+        let answer = try await slow.value()
         #expect(answer.status == 200)
         #expect(answer.header("connection")?.lowercased() == "close")
         #expect(await server.waitUntilIdle(timeout: .seconds(30)))
@@ -185,11 +185,11 @@ struct HTTPServerTests {
         let (server, port, responder) = try Self.server(HTTPServerOptions(headerTimeoutSeconds: 1))
         defer { Self.stopOffPool(server) }
         let header = "GET /slow HTTP/1.1\r\nHost: t\r\nX-Pad: \(String(repeating: "p", count: 150))\r\n\r\n"
-        let slow = Task { try await offPool { try RawHTTPClient.dribble(header, port: port, chunk: 4, interval: 0.2) } }
+        let slow = StartedOffPool { try RawHTTPClient.dribble(header, port: port, chunk: 4, interval: 0.2) }
         for _ in 0..<3 {
             #expect(try await RawHTTPClient.fetch(Self.get("/fine"), port: port).status == 200)
         }
-        let seen = try await slow.value
+        let seen = try await slow.value()
         #expect(seen.cutOff, "the slow header was sent whole in \(seen.seconds) s")
         #expect(seen.seconds >= 1 && seen.seconds < 6, "cut off after \(seen.seconds) s")
         #expect(seen.received.isEmpty)
@@ -213,18 +213,18 @@ struct HTTPServerTests {
     }
 
     /// The deadline bounds the header only: an answer that takes longer than it still arrives.
-    @Test(.disabled("times out in the full parallel run, passes alone; ServeCommandTests cover it (issue 28)"))
+    @Test
     func aSlowAnswerIsNotCutOffByTheHeaderDeadline() async throws {
         let gate = Gate()
         let (server, port, _) = try Self.server(HTTPServerOptions(headerTimeoutSeconds: 0.5), gate: gate)
         defer { Self.stopOffPool(server) }
         defer { gate.open() }
-        let slow = Task { try await RawHTTPClient.fetch(Self.get("/slow"), port: port) }
+        let slow = StartedOffPool { try RawHTTPClient.send(Self.get("/slow"), port: port) }
         #expect(await gate.waitForArrivals(1))
         // Time itself is the condition here: three of the watchdog's deadlines pass.
         try await Task.sleep(for: .milliseconds(1500))
         gate.open()
-        #expect(try await slow.value.status == 200)
+        #expect(try await slow.value().status == 200)
         #expect(server.headerTimeouts == 0)
     }
 
