@@ -13,7 +13,7 @@ enum QueueOptions {
         "max-attempts", in: 1...1000, default: 5, help: "Claims of a failing record before workers leave it alone.")
     /// `--batch N`.
     static let batch: OptionKey<Int?> = .integer(
-        "batch", in: 1...1024, defaultHelp: "the number of jobs", help: "Records claimed at a time.")
+        "batch", in: 1...1024, defaultHelp: "4 × the number of jobs", help: "Records claimed at a time.")
 
     /// `--reconnect-timeout SECONDS`: how long a lost PostgreSQL connection may stay lost.
     static let reconnectTimeout: OptionKey<Double> = .number(
@@ -39,8 +39,10 @@ enum QueueOptions {
         BuildQueue(store: store, maxAttempts: try arguments[maxAttempts])
     }
 
-    /// `--batch`, or `jobs`.
+    /// `--batch`, or 4 × `jobs`: a claim costs a transaction on the one claim key, so each
+    /// takes enough rows to keep every job busy for a while (the lanes share them, see
+    /// `BuildWorker+Lanes`).
     static func batch(_ arguments: ParsedArguments, jobs: Int) throws(UsageError) -> Int {
-        try arguments[batch] ?? jobs
+        try arguments[batch] ?? 4 * jobs
     }
 }

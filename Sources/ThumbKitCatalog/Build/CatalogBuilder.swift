@@ -240,7 +240,9 @@ public struct CatalogBuilder: Sendable {
 
     /// Removes files of the build's folders that no row describes (left by a killed build, a
     /// deleted record, or a retitled one), and `Contents.json` when there are no icons. Runs
-    /// while holding the database's write lock, so no other build commits meanwhile.
+    /// while holding the database's write lock exclusively (`WriteLockMode.exclusive`), so no
+    /// other build commits meanwhile, shared commits included: a file a commit found in place
+    /// is not swept before its row is in.
     func sweep(_ folder: OutputFolder, before: Date) throws -> Int {  // internal: CatalogBuilder+Queue ends with it
         try store.write { tx in
             let referenced = try tx.outputPaths()

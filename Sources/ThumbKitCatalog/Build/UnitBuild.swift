@@ -188,7 +188,8 @@ struct UnitBuild {
                 made, hashUpdate: hashUpdate, iconContents: iconContents, failures: failures)
         } catch {
             // Refused (a lost claim) or failed: nothing was recorded, so nothing describes the
-            // files this build wrote.
+            // files this build wrote. Exclusive: a shared commit of the record's new owner may
+            // be between finding such a file in place and recording it.
             if !made.isEmpty { try? store.write { tx in try removeUnrecorded(made, in: tx) } }
             throw error
         }
@@ -202,7 +203,12 @@ struct UnitBuild {
     {
         let record = unit.record
         let wanted = unit.wantedKeys
-        return try store.write { tx -> (BuildReport, [String]) in
+        // A fenced bug/food commit runs beside other such commits (the fence row-locks its
+        // queue row first, and it writes only its own record's rows and tagged files); the app
+        // unit (shared strips, app icons, `Contents.json`) and any unfenced commit exclude
+        // every other writer. Docs: `WriteLockMode`, docs/scale-out.md "Locks".
+        let mode: WriteLockMode = commitGuard != nil && record.kind != .app ? .shared : .exclusive
+        return try store.write(mode: mode) { tx -> (BuildReport, [String]) in
             try commitGuard?.check(tx, record)  // scale-out: before any row; throwing rolls back
             var report = BuildReport()
             // The record may have gone or changed while its files were made (a new picture, or a

@@ -35,11 +35,13 @@ package protocol CatalogConnection: AnyObject {
     /// (SQLite: `last_insert_rowid()`, no second statement; PostgreSQL: `RETURNING id`).
     func insertReturningID(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int
 
-    /// Starts the outermost transaction (a writer waits here for other writers, never later).
-    func begin(write: Bool) throws(CatalogError)
+    /// Starts the outermost transaction (a writer waits here for other writers, never later,
+    /// holding the write lock in `mode`; see `WriteLockMode`).
+    func begin(write: Bool, mode: WriteLockMode) throws(CatalogError)
 
-    /// Starts savepoint `name` inside the open transaction; `write` when the block may write.
-    func beginSavepoint(_ name: String, write: Bool) throws(CatalogError)
+    /// Starts savepoint `name` inside the open transaction; `write` when the block may write
+    /// (in `mode`, which may take a stronger lock than the transaction holds).
+    func beginSavepoint(_ name: String, write: Bool, mode: WriteLockMode) throws(CatalogError)
 
     /// Throws when the transaction must not be committed (PostgreSQL: a statement failed in
     /// it, so the server would only roll it back).
@@ -82,19 +84,21 @@ extension CatalogConnection {
     /// nested. Commits (or releases the savepoint) when `body` returns, rolls back (to the
     /// savepoint) when it throws, and rethrows. The one implementation for both backends.
     ///
+    /// A write transaction holds the write lock in `mode` (exclusive unless said otherwise).
     /// `observer` (a measuring seam, nil in production) is told how long an outermost write
     /// transaction waited in `begin`, and that it committed.
     package func transaction<T>(
-        write: Bool, observer: (any WriteTransactionObserver)? = nil, _ body: () throws -> T
+        write: Bool, mode: WriteLockMode = .exclusive, observer: (any WriteTransactionObserver)? = nil,
+        _ body: () throws -> T
     ) throws -> T {
         let savepoint = "tk_\(depth)"
         let observer = write && depth == 0 ? observer : nil
         if depth == 0 {
             let start = ContinuousClock.now
-            try begin(write: write)
+            try begin(write: write, mode: mode)
             observer?.writeLockTaken(after: ContinuousClock.now - start)
         } else {
-            try beginSavepoint(savepoint, write: write)
+            try beginSavepoint(savepoint, write: write, mode: mode)
         }
         depth += 1
         let result: T

@@ -15,23 +15,32 @@ package enum CatalogDialect: Sendable {
     case postgres
 
     /// The statement(s) that open the outermost transaction. SQLite's `BEGIN IMMEDIATE` takes
-    /// the write lock at once (a busy writer is met at the start, after the busy timeout). On
-    /// PostgreSQL a writer takes the catalog's transaction-level advisory lock `writeLockKey`
-    /// (released by COMMIT or ROLLBACK), so writers exclude each other just as they do on
-    /// SQLite and the lock wait (at most `lock_timeout`) also comes first. Readers get one
-    /// snapshot for the whole block (`REPEATABLE READ`), like an SQLite read transaction.
-    func begin(write: Bool, writeLockKey: Int64?) -> String {
+    /// the write lock at once (a busy writer is met at the start, after the busy timeout), in
+    /// every mode. On PostgreSQL a writer takes the catalog's transaction-level advisory lock
+    /// (released by COMMIT or ROLLBACK) in `mode` (`WriteLockMode`): exclusive writers exclude
+    /// every other writer, as on SQLite; shared ones only exclusive ones. The lock wait (at
+    /// most `lock_timeout`) comes first either way. Readers get one snapshot for the whole
+    /// block (`REPEATABLE READ`), like an SQLite read transaction.
+    func begin(write: Bool, mode: WriteLockMode = .exclusive, keys: WriteLockKeys?) -> String {
         switch self {
         case .sqlite: return write ? "BEGIN IMMEDIATE" : "BEGIN"
         case .postgres:
             guard write else { return "BEGIN ISOLATION LEVEL REPEATABLE READ" }
-            return "BEGIN" + (writeLockKey.map { "; " + Self.writeLock($0) } ?? "")
+            return "BEGIN" + (keys.map { "; " + Self.writeLock($0, mode: mode) } ?? "")
         }
     }
 
-    /// PostgreSQL: the statement that takes the catalog's write lock until the transaction
-    /// ends (a key is a number this code computed, never user text).
-    static func writeLock(_ key: Int64) -> String { "SELECT pg_advisory_xact_lock(\(key))" }
+    /// PostgreSQL: the statement that takes the write lock `keys` in `mode` until the
+    /// transaction ends. The claim key is taken after the shared catalog key, always in that
+    /// order, so claims and exclusive writers cannot wait on each other in a cycle.
+    static func writeLock(_ keys: WriteLockKeys, mode: WriteLockMode) -> String {
+        switch mode {
+        case .exclusive: return "SELECT pg_advisory_xact_lock(\(keys.catalog))"
+        case .shared: return "SELECT pg_advisory_xact_lock_shared(\(keys.catalog))"
+        case .claim:
+            return "SELECT pg_advisory_xact_lock_shared(\(keys.catalog)), pg_advisory_xact_lock(\(keys.claim))"
+        }
+    }
 
     /// What keeps the next picked id above an id given explicitly (SQLite picks max + 1 by
     /// itself; a PostgreSQL identity must be moved up).

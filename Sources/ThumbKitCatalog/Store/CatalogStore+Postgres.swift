@@ -16,8 +16,11 @@ extension CatalogStore {
                 path: db.location,
                 reason: "no schema of the search_path exists (create it, or fix the url's options=-csearch_path=…)")
         }
-        // Writers of this catalog (this database and schema) exclude each other.
-        db.writeLockKey = PostgresConnection.advisoryKey("thumbkit catalog writer: " + schema)
+        // Writers of this catalog (this database and schema) exclude each other as their lock
+        // modes say; claims also exclude each other (`WriteLockMode`, docs/scale-out.md "Locks").
+        db.writeLockKeys = WriteLockKeys(
+            catalog: PostgresConnection.advisoryKey("thumbkit catalog writer: " + schema),
+            claim: PostgresConnection.advisoryKey("thumbkit claim: " + schema))
         let tables = try CatalogDialect.postgres.tables(db)
         if !tables.isSuperset(of: CatalogSchema.catalogTables) {
             if readOnly || mustExist {

@@ -109,7 +109,14 @@ public final class CatalogStore: Sendable {
     /// Do not keep the transaction past `body`: its methods trap once it has ended.
     @discardableResult
     public func write<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
-        try withConnection(write: true, body)
+        try withConnection(write: true, mode: .exclusive, body)
+    }
+
+    /// `write` holding the catalog's write lock in `mode` (PostgreSQL; SQLite has one writer
+    /// whatever the mode). Only for writes whose concurrency `WriteLockMode` describes.
+    @discardableResult
+    package func write<T>(mode: WriteLockMode, _ body: (CatalogTransaction) throws -> T) throws -> T {
+        try withConnection(write: true, mode: mode, body)
     }
 
     /// Runs `body` in a read transaction, so all its queries see one snapshot. (A `write` nested
@@ -117,11 +124,13 @@ public final class CatalogStore: Sendable {
     /// `write` when a block changes anything.)
     @discardableResult
     public func read<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
-        try withConnection(write: false, body)
+        try withConnection(write: false, mode: .exclusive, body)
     }
 
-    private func withConnection<T>(write: Bool, _ body: (CatalogTransaction) throws -> T) throws -> T {
-        try connection.transaction(write: write) { connection in
+    private func withConnection<T>(
+        write: Bool, mode: WriteLockMode, _ body: (CatalogTransaction) throws -> T
+    ) throws -> T {
+        try connection.transaction(write: write, mode: mode) { connection in
             let transaction = CatalogTransaction(connection: connection)
             defer { transaction.end() }
             return try body(transaction)

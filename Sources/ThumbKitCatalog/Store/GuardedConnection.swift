@@ -36,10 +36,12 @@ package final class GuardedConnection: Sendable {
         return try body(connection)
     }
 
-    package func transaction<T>(write: Bool, _ body: (any CatalogConnection) throws -> T) throws -> T {
+    package func transaction<T>(
+        write: Bool, mode: WriteLockMode = .exclusive, _ body: (any CatalogConnection) throws -> T
+    ) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        return try connection.transaction(write: write, observer: observer) { try body(connection) }
+        return try connection.transaction(write: write, mode: mode, observer: observer) { try body(connection) }
     }
 
     /// From now on, tells `observer` of each outermost write transaction.

@@ -172,13 +172,14 @@ final class SQLiteConnection: CatalogConnection {
         return lastInsertRowID
     }
 
-    func begin(write: Bool) throws(CatalogError) {
-        try execute(dialect.begin(write: write, writeLockKey: nil))
+    /// `BEGIN IMMEDIATE` for a write in every mode: SQLite has one writer at a time.
+    func begin(write: Bool, mode: WriteLockMode) throws(CatalogError) {
+        try execute(dialect.begin(write: write, mode: mode, keys: nil))
     }
 
     /// A savepoint; a write inside a read transaction takes SQLite's write lock at its first
     /// change (and may meet `.locked` if another process wrote meanwhile).
-    func beginSavepoint(_ name: String, write: Bool) throws(CatalogError) {
+    func beginSavepoint(_ name: String, write: Bool, mode: WriteLockMode) throws(CatalogError) {
         try execute("SAVEPOINT \(name)")
     }
 

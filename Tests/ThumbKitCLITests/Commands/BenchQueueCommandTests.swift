@@ -11,7 +11,10 @@ import ThumbKitTestSupport
 struct BenchQueueCommandTests {
     @Test(arguments: CatalogBackend.all)
     func drainsEveryRecordOnceAndRemovesItsCatalog(backend: CatalogBackend) throws {
-        var arguments = ["bench", "queue", "--records", "36", "--workers", "2", "--json", "--timeout", "300"]
+        // --batch 1 (the workers' default is 4 × -j): one claim per record, counted below.
+        var arguments = [
+            "bench", "queue", "--records", "36", "--workers", "2", "--batch", "1", "--json", "--timeout", "300",
+        ]
         var server: String?
         if backend == .postgres {
             guard let url = TestPostgres.requireURL() else { return }

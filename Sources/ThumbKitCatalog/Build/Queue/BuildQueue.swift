@@ -107,7 +107,8 @@ public struct BuildQueue: Sendable {
     private func claimRows(worker: String, limit: Int, lease: Duration, now: Date) throws -> [Claim] {
         let nowMs = Self.millis(now)
         let until = nowMs + lease.milliseconds
-        return try store.write { tx in
+        // Claims exclude each other, and only each other (`WriteLockMode.claim`).
+        return try store.write(mode: .claim) { tx in
             switch sql.claim {
             case .returning(let statement):
                 return try tx.db.query(
@@ -152,7 +153,8 @@ public struct BuildQueue: Sendable {
     /// Extends every lease `worker` holds to `now + lease`; returns how many rows it holds.
     @discardableResult
     public func renew(worker: String, lease: Duration, now: Date) throws -> Int {
-        try store.write { tx in
+        // Shared: the UPDATE row-locks each row it renews; other workers' rows are untouched.
+        try store.write(mode: .shared) { tx in
             try tx.db.run(sql.renew, [.integer(Int(Self.millis(now) + lease.milliseconds)), .text(worker)])
         }
     }
@@ -207,12 +209,16 @@ public struct BuildQueue: Sendable {
     /// `finish` in a transaction of its own (for a claimed record the build had nothing to do
     /// for, or could not start).
     public func finish(_ claim: Claim, worker: String, failure: String?, retryAt: Date) throws {
-        try store.write { tx in try finish(claim, worker: worker, failure: failure, retryAt: retryAt, in: tx) }
+        // Shared: the fenced UPDATE/DELETE row-locks the record's row.
+        try store.write(mode: .shared) { tx in
+            try finish(claim, worker: worker, failure: failure, retryAt: retryAt, in: tx)
+        }
     }
 
     /// Hands back claimed rows that were never started, their attempts not counted.
     public func release(_ claims: [Claim], worker: String) throws {
-        try store.write { tx in
+        // Shared: each fenced UPDATE row-locks the record's row.
+        try store.write(mode: .shared) { tx in
             for claim in claims { try tx.db.run(sql.release, Self.held(claim, worker: worker)) }
         }
     }

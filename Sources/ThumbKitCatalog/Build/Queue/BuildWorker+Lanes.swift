@@ -12,8 +12,10 @@ import ThumbKit
 /// replaced. Lanes keep every job busy until the queue is empty, as that pool did.
 ///
 /// Nothing about the queue changes: every lane claims, renews, fences and settles under the
-/// worker's one id, each lane's claims are `batch / lanes` rows (at least one), so the worker
-/// holds about `batch` rows at a time, as before. A lane with nothing to claim waits while a
+/// worker's one id. The lanes share one `ClaimPool`: a claim takes `batch` rows, and each lane
+/// takes one record at a time from the pool, claiming again only when it is empty, so the
+/// worker holds about `batch` rows at a time with one claim per `batch` records. A lane with
+/// nothing to claim waits while a
 /// sibling is still building (its record may free the bugs, which wait for the app entry), and
 /// ends when nothing is claimable, no sibling is building and no other worker holds a live
 /// lease. The callbacks are all made on the thread that called `drain`.
@@ -24,11 +26,12 @@ extension BuildWorker {
         onNote: ((String) -> Void)?
     ) throws -> BuildReport {
         let lane = BuildWorker(
-            lane: self, batch: (options.batch + lanes - 1) / lanes,
+            lane: self, batch: options.batch,
             builder: CatalogBuilder(
                 store: builder.store, outputDirectory: builder.outputDirectory, recipes: builder.recipes, jobs: 1,
                 limits: builder.limits))
         let state = LaneState(lanes: lanes)
+        let pool = ClaimPool()
         let wantsNotes = onNote != nil
         // The threads hold the lane (and so the store) only through a box emptied before this
         // returns: a `Thread` may keep its closure a little after it ends, and a store released
@@ -36,7 +39,9 @@ extension BuildWorker {
         let box = Locked<BuildWorker?>(lane)
         for _ in 0..<lanes {
             Thread.detachNewThread {
-                if let lane = box.withLock({ $0 }) { lane.runLane(state, idle: idle, wantsNotes: wantsNotes) }
+                if let lane = box.withLock({ $0 }) {
+                    lane.runLane(state, pool: pool, idle: idle, wantsNotes: wantsNotes)
+                }
                 state.laneEnded()
             }
         }
@@ -51,18 +56,26 @@ extension BuildWorker {
                 }
             }
         }
+        // Rows claimed and never taken (a lane failed and the others stopped): handed back.
+        let untaken = pool.removeAll()
+        if !untaken.isEmpty { try? queue.release(untaken, worker: id) }
         return try state.result()
     }
 
     /// One lane: batches until it ends (see the type's notes) or a sibling failed.
-    private func runLane(_ state: LaneState, idle: Duration, wantsNotes: Bool) {
+    private func runLane(_ state: LaneState, pool: ClaimPool, idle: Duration, wantsNotes: Bool) {
         do {
             while let generation = state.begin() {
-                let report: BuildReport?
+                var report: BuildReport?
                 do {
-                    report = try runBatch(
-                        onEvent: { state.post(.event($0)) }, onFailure: { state.post(.failure($0)) },
-                        onNote: wantsNotes ? { state.post(.note($0)) } : nil)
+                    let claims = try pool.take {
+                        try queue.claim(worker: id, limit: options.batch, lease: options.lease, now: clock.now())
+                    }
+                    if !claims.isEmpty {
+                        report = try run(
+                            claims, onEvent: { state.post(.event($0)) }, onFailure: { state.post(.failure($0)) },
+                            onNote: wantsNotes ? { state.post(.note($0)) } : nil)
+                    }
                 } catch  where builder.store.willReconnect {
                     // The connection dropped: the next claim reconnects first (or gives up).
                     state.end(nil)

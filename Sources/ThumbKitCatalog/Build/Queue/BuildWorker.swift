@@ -124,6 +124,16 @@ public struct BuildWorker: Sendable {
     ) throws -> BuildReport? {
         let claims = try queue.claim(worker: id, limit: options.batch, lease: options.lease, now: clock.now())
         guard !claims.isEmpty else { return nil }
+        return try run(claims, onEvent: onEvent, onFailure: onFailure, onNote: onNote)
+    }
+
+    /// Builds `claims` (rows this worker holds) and finishes each of their rows, as
+    /// `runBatch` does with the rows it claims; a lane runs what it took from its worker's
+    /// `ClaimPool` this way.
+    func run(
+        _ claims: [BuildQueue.Claim], onEvent: (Event) -> Void, onFailure: (String) -> Void,
+        onNote: ((String) -> Void)?
+    ) throws -> BuildReport {
         crashPoints?.reached(.claimed, records: claims.map(\.record))
         let held = Dictionary(claims.map { ($0.record, $0) }, uniquingKeysWith: { a, _ in a })
         let finished = Locked([RecordRef: [String]]())

@@ -25,8 +25,9 @@ extension CatalogBuilder {
 
     /// Queues every stale record (and the `app` entry when the rating strips, app icons or
     /// `Contents.json` need work), and removes the rows of records that are current, nobody
-    /// holding them. Reads the records and changes the queue in one write transaction, so a
-    /// change committed after it queues its record again.
+    /// holding them. Reads the records and changes the queue in one write transaction holding
+    /// the write lock exclusively, so a change committed after it queues its record again and
+    /// no shared commit settles a row between the read and the drop.
     public func planQueue(_ queue: BuildQueue, now: Date) throws -> QueuePlan {
         let folder = OutputFolder(root: outputDirectory)
         let recipes = self.recipes

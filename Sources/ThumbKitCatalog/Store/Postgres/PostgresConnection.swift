@@ -22,12 +22,13 @@ final class PostgresConnection: CatalogConnection {
     let handle: OpaquePointer
     /// How many `transaction` calls are open on this connection (0 outside any).
     var depth = 0
-    /// The advisory lock every write transaction takes first (`CatalogDialect.begin`): the
-    /// store sets it to its catalog's key, so writers of one catalog exclude each other. Nil:
-    /// write transactions take no lock.
-    var writeLockKey: Int64?
-    /// Whether the open outermost transaction is a write one (holds `writeLockKey`).
-    private var isWriting = false
+    /// The advisory locks every write transaction takes first (`CatalogDialect.begin`, in the
+    /// transaction's `WriteLockMode`): the store sets them to its catalog's keys, so writers of
+    /// one catalog exclude each other as their modes say. Nil: write transactions take no lock.
+    var writeLockKeys: WriteLockKeys?
+    /// The mode in which the open outermost transaction holds `writeLockKeys` (nil: a read
+    /// transaction, or none open).
+    private var heldMode: WriteLockMode?
 
     var dialect: CatalogDialect { .postgres }
     /// The channels `listen` subscribed to: `reconnect` listens to them again.
@@ -232,12 +233,12 @@ final class PostgresConnection: CatalogConnection {
         return id
     }
 
-    /// `BEGIN` (PostgreSQL has no `BEGIN IMMEDIATE`): a writer takes `writeLockKey` in the same
-    /// round trip, a reader gets one snapshot (see `CatalogDialect.begin`).
+    /// `BEGIN` (PostgreSQL has no `BEGIN IMMEDIATE`): a writer takes `writeLockKeys` in `mode`
+    /// in the same round trip, a reader gets one snapshot (see `CatalogDialect.begin`).
     /// A connection found lost here (before or by the `BEGIN`) is reopened first, under
     /// `reconnection`: nothing has run in the transaction yet, so it can start afresh.
-    func begin(write: Bool) throws(CatalogError) {
-        let sql = dialect.begin(write: write, writeLockKey: writeLockKey)
+    func begin(write: Bool, mode: WriteLockMode) throws(CatalogError) {
+        let sql = dialect.begin(write: write, mode: mode, keys: writeLockKeys)
         let wasConnected = isConnected && gaveUp == nil
         do throws(CatalogError) {
             guard wasConnected else { throw gaveUp ?? connectionError("connection lost") }
@@ -260,17 +261,21 @@ final class PostgresConnection: CatalogConnection {
                 throw error
             }
         }
-        isWriting = write
+        heldMode = write ? mode : nil
     }
 
     /// Whether the connection is lost and `reconnection` will try to reopen it at the next
     /// `begin`: a worker's loop carries on after a failure then, rather than stopping.
     var willReconnect: Bool { !isConnected && reconnection != nil && gaveUp == nil }
 
-    /// A savepoint; a write one inside a read transaction takes the write lock first.
-    func beginSavepoint(_ name: String, write: Bool) throws(CatalogError) {
-        if write, !isWriting, let key = writeLockKey {
-            try execute("SAVEPOINT \(name); " + CatalogDialect.writeLock(key))
+    /// A savepoint; a write one inside a read transaction takes the write lock first, and an
+    /// exclusive one inside a shared write transaction takes the exclusive lock as well (it
+    /// waits for every other shared writer; two sessions doing so at once are a deadlock the
+    /// server breaks by failing one). The lock is held until the outermost transaction ends.
+    func beginSavepoint(_ name: String, write: Bool, mode: WriteLockMode) throws(CatalogError) {
+        if write, let keys = writeLockKeys, heldMode == nil || (mode == .exclusive && heldMode != .exclusive) {
+            try execute("SAVEPOINT \(name); " + CatalogDialect.writeLock(keys, mode: mode))
+            if heldMode == nil || mode == .exclusive { heldMode = mode }
         } else {
             try execute("SAVEPOINT \(name)")
         }
