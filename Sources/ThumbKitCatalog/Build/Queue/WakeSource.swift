@@ -32,3 +32,31 @@ public final class PollingWakeSource: WakeSource {
         signal.signal()
     }
 }
+
+/// Another wake source whose every wait lasts its timeout ± `spread` (a fraction, 0.2 for
+/// ±20 %), drawn afresh each time: idle workers started together (a fleet's rollout) do not
+/// poll the database in lock step for ever after.
+public struct JitteredWakeSource: WakeSource {
+    /// The wake source waited on.
+    public let base: any WakeSource
+    /// How far a wait may stray from its timeout, as a fraction of it.
+    public let spread: Double
+
+    /// Waits on `base` for its timeout ± `spread` of it.
+    public init(_ base: any WakeSource, spread: Double = 0.2) {
+        self.base = base
+        self.spread = min(max(spread, 0), 1)
+    }
+
+    public func wait(timeout: Duration) {
+        base.wait(timeout: Self.jittered(timeout, spread: spread, unit: Double.random(in: 0..<1)))
+    }
+
+    public func interrupt() { base.interrupt() }
+
+    /// `timeout` scaled by 1 − `spread` + 2 · `spread` · `unit` (`unit` in 0..<1).
+    static func jittered(_ timeout: Duration, spread: Double, unit: Double) -> Duration {
+        let factor = 1 - spread + 2 * spread * unit
+        return .milliseconds(Int64((Double(timeout.milliseconds) * factor).rounded()))
+    }
+}
