@@ -10,7 +10,8 @@ import ThumbKitCatalog
 /// snapshot may see, so the queue's dead rows pile up while it is open. Reported per part: its
 /// records/s (from its queueing commit to its last `built` event) and `n_dead_tup` of
 /// `build_queue` at its end (`pg_stat_user_tables`, read once the workers' statistics are
-/// flushed: see `deadTuples`). Then the same checks as a bench run: nothing lost, none twice.
+/// flushed: see `deadTuples`), then again after a `VACUUM build_queue` (what vacuum could not
+/// remove: the rows the snapshot may still see). Each part starts on a vacuumed table. Then the same checks as a bench run: nothing lost, none twice.
 public struct QueueSoak: Sendable {
     /// The bench's options (`server` must be a PostgreSQL URL; `workers.first` workers).
     public let options: QueueBench.Options
@@ -57,10 +58,12 @@ public struct QueueSoak: Sendable {
                     reason: "the workers did not build every record \(phase) the snapshot")
             }
             let seconds = max((fleet.events.summary.lastBuilt ?? start) - start, 1e-6)
+            let dead = try Self.deadTuples(scratch.store)
+            try PostgresAdmin.execute("VACUUM build_queue", url: scratch.catalog)
             report.phases.append(
                 .init(
                     phase: phase, records: count, seconds: seconds, recordsPerSecond: Double(count) / seconds,
-                    deadTuples: try Self.deadTuples(scratch.store)))
+                    deadTuples: dead, deadTuplesAfterVacuum: try Self.deadTuples(scratch.store)))
         }
         try snapshot?.end()
         fleet.stop()

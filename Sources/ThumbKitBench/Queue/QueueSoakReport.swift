@@ -12,6 +12,9 @@ public struct QueueSoakReport: Codable, Sendable {
         public var recordsPerSecond: Double
         /// `n_dead_tup` of `build_queue` at the part's end.
         public var deadTuples: Int
+        /// `n_dead_tup` after a `VACUUM build_queue` at the part's end: the dead rows vacuum
+        /// could not remove.
+        public var deadTuplesAfterVacuum: Int
     }
 
     public var workers: Int
@@ -35,12 +38,12 @@ public struct QueueSoakReport: Codable, Sendable {
 
     /// A plain-text table.
     public var table: String {
-        var lines = ["phase    records  records/s  n_dead_tup"]
+        var lines = ["phase    records  records/s  n_dead_tup  after VACUUM"]
         for phase in phases {
             lines.append(
                 phase.phase.padding(toLength: 9, withPad: " ", startingAt: 0)
                     + String(phase.records).leftPadded(7) + String(format: "%11.1f", phase.recordsPerSecond)
-                    + String(phase.deadTuples).leftPadded(12))
+                    + String(phase.deadTuples).leftPadded(12) + String(phase.deadTuplesAfterVacuum).leftPadded(14))
         }
         lines.append(
             "\(workers) worker(s), \(built) of \(records) built, \(duplicates) twice, \(lost) lost, "

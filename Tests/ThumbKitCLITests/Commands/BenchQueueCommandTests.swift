@@ -121,6 +121,10 @@ struct BenchQueueSoakTests {
         // pruning can remove those versions.
         let during = try #require(report.phases.first { $0.phase == "during" })
         #expect(during.deadTuples >= during.records)
+        #expect(during.deadTuplesAfterVacuum >= during.records)
+        // Once it has ended, VACUUM removes them all.
+        let after = try #require(report.phases.last)
+        #expect(after.deadTuplesAfterVacuum < during.records)
         // The schema it made is gone.
         try PostgresAdmin.execute("CREATE SCHEMA \(report.schema); DROP SCHEMA \(report.schema)", url: url)
     }
