@@ -4,7 +4,7 @@ import ThumbKit
 
 /// What an idle worker waits on before it looks at the queue again: a timer
 /// (`PollingWakeSource`, SQLite), or PostgreSQL's `LISTEN` on the catalog's channel (a `NOTIFY`
-/// from the transaction that queued a record) with the timer as its fallback
+/// sent just after the commit that queued a record) with the timer as its fallback
 /// (`PostgresWakeSource`).
 public protocol WakeSource: Sendable {
     /// Blocks until there may be new work, `timeout` passes, or `interrupt()` is called;
