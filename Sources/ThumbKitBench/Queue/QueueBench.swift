@@ -82,12 +82,8 @@ public struct QueueBench: Sendable {
         let scratch = try QueueBenchScratch(server: options.server, parent: options.parent)
         defer { scratch.remove() }
         let statements = QueueBenchStatements(scratch)
-        var arguments = [
-            "worker", "--catalog", scratch.catalog, "--out", scratch.out, "-j", "1", "--json", "--queue-stats",
-            "--poll", "\(options.poll)",
-        ]
-        if let batch = options.batch { arguments += ["--batch", "\(batch)"] }
-        let fleet = try QueueBenchFleet(executable: options.executable, arguments: arguments, count: workers)
+        let fleet = try QueueBenchFleet(
+            executable: options.executable, arguments: workerArguments(scratch), count: workers)
         var stopped = false
         defer { if !stopped { fleet.stop(grace: 5) } }
 
@@ -118,6 +114,16 @@ public struct QueueBench: Sendable {
             result.statementsPerRecord = Double(after - before) / Double(gathered.built)
         }
         return result
+    }
+
+    /// The arguments of each worker on `scratch`'s catalog.
+    func workerArguments(_ scratch: QueueBenchScratch) -> [String] {
+        var arguments = [
+            "worker", "--catalog", scratch.catalog, "--out", scratch.out, "-j", "1", "--json", "--queue-stats",
+            "--poll", "\(options.poll)",
+        ]
+        if let batch = options.batch { arguments += ["--batch", "\(batch)"] }
+        return arguments
     }
 
     /// Queues the records while the workers are paused. A worker paused inside a write

@@ -91,10 +91,10 @@ final class QueueBenchScratch {
     var out: String { (folder as NSString).appendingPathComponent("out") }
 
     /// Adds `count` foods in one transaction (their queue rows come with them, from the
-    /// catalog's triggers).
-    func addRecords(_ count: Int) throws {
+    /// catalog's triggers), named `f<start>`, `f<start + 1>`…
+    func addRecords(_ count: Int, from start: Int = 0) throws {
         try store.write { tx in
-            for index in 0..<count {
+            for index in start..<(start + count) {
                 _ = try tx.addFood(category: Self.category, name: "f\(index)", image: source)
             }
         }

@@ -25,11 +25,17 @@ enum BenchQueueCommand: Command {
             and statements per record from pg_stat_statements (n/a on SQLite, or when the \
             extension is not loaded; on a shared server others' statements count too).
 
+            With --soak (PostgreSQL only), the first worker count drains --records in three \
+            parts, before, during and after a REPEATABLE READ transaction held open on another \
+            connection, and each part's records/s and n_dead_tup of build_queue are reported.
             Examples:
               thumbkit bench queue --records 2000 --workers 1,2,4
               thumbkit bench queue --catalog postgres://localhost:5433/bench --workers 1,2,4,8 --json
             """,
-        options: [catalog, records, workers, QueueOptions.batch, poll, timeout, CommonOptions.json])
+        options: [catalog, records, workers, QueueOptions.batch, poll, timeout, soak, CommonOptions.json])
+    /// `--soak`.
+    static let soak: OptionKey<Bool> = .flag(
+        "soak", help: "PostgreSQL: drain before, during and after a long-open snapshot; report dead rows.")
 
     /// `--catalog sqlite|DIR|URL`.
     static let catalog: OptionKey<String> = .text(
@@ -78,12 +84,17 @@ enum BenchQueueCommand: Command {
             }
         }
         let json = try arguments[CommonOptions.json]
-        let bench = QueueBench(
-            options: .init(
-                executable: BenchPrograms.currentExecutable(), server: server, parent: parent,
-                records: try arguments[records], workers: try arguments[workers],
-                batch: try arguments[QueueOptions.batch], poll: try arguments[poll],
-                timeout: try arguments[timeout]))
+        let options = QueueBench.Options(
+            executable: BenchPrograms.currentExecutable(), server: server, parent: parent,
+            records: try arguments[records], workers: try arguments[workers],
+            batch: try arguments[QueueOptions.batch], poll: try arguments[poll],
+            timeout: try arguments[timeout])
+        if try arguments[soak] {
+            let report = try QueueSoak(options: options).run { line in if !json { context.printError(line) } }
+            if json { try context.writeJSON(report) } else { context.print(report.table) }
+            return report.isHealthy ? .success : .failure
+        }
+        let bench = QueueBench(options: options)
         let report = try bench.run { line in if !json { context.printError(line) } }
         if json {
             try context.writeJSON(report)

@@ -21,12 +21,19 @@ enum QueueOptions {
         help: "PostgreSQL: how long to keep reconnecting a dropped connection (server restart, failover) "
             + "before giving up with exit 1; 0 gives up at once.")
 
-    /// Reconnection for `store` (PostgreSQL) with `--reconnect-timeout`, each line to `log`.
+    /// How long a `build` or `worker` transaction may sit idle before the server ends the
+    /// session (`CatalogStore.limitIdleTransactions`). Their transactions never wait on anything
+    /// but the database and local files, so an idle minute means a stuck or stopped process.
+    static let idleTransactionTimeout = Duration.seconds(60)
+
+    /// Reconnection for `store` (PostgreSQL) with `--reconnect-timeout`, each line to `log`,
+    /// and the idle-transaction limit of the long-running commands.
     static func reconnect(
         _ arguments: ParsedArguments, store: CatalogStore, log: @escaping @Sendable (String) -> Void
-    ) throws(UsageError) {
+    ) throws {
         let timeout = Duration.milliseconds(Int64((try arguments[reconnectTimeout] * 1000).rounded()))
         store.reconnect(with: PostgresReconnection(timeout: timeout, log: log))
+        try store.limitIdleTransactions(to: idleTransactionTimeout)
     }
 
     /// The lease.

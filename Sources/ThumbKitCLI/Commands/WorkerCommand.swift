@@ -134,14 +134,16 @@ enum WorkerCommand: Command {
     }
 
     /// PostgreSQL: woken by the catalog's NOTIFY (the poll interval its fallback), logging
-    /// each lost connection and reconnection attempt; SQLite: the poll interval alone.
+    /// each lost connection and reconnection attempt; SQLite: the poll interval alone. Either
+    /// way each poll lasts the interval ± 20 %.
     private static func wakeSource(
         _ store: CatalogStore, worker: String, context: CommandContext, json: Bool
     ) throws -> any WakeSource {
-        guard case .postgres = store.location else { return PollingWakeSource() }
-        return try PostgresWakeSource(store: store) { message in
-            log(context, json: json, Line(event: "listen", worker: worker, error: message))
-        }
+        guard case .postgres = store.location else { return JitteredWakeSource(PollingWakeSource()) }
+        return JitteredWakeSource(
+            try PostgresWakeSource(store: store) { message in
+                log(context, json: json, Line(event: "listen", worker: worker, error: message))
+            })
     }
 
     /// Runs the blocking loop on a thread of its own (no task of the cooperative pool parked).

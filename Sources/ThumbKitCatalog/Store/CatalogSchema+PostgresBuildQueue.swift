@@ -42,7 +42,7 @@ extension CatalogSchema {
         """
 
     /// `enqueue`'s upsert in PostgreSQL's words (`values` a VALUES list or a SELECT).
-    private static func postgresEnqueue(_ values: String) -> String {
+    static func postgresEnqueue(_ values: String) -> String {
         """
         INSERT INTO build_queue (record_kind, record_id, attempts, enqueued_at) \(values)
                 ON CONFLICT (record_kind, record_id) DO UPDATE SET worker_id = NULL, lease_until = NULL,
@@ -52,7 +52,7 @@ extension CatalogSchema {
 
     /// The text `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')` writes (`Timestamp`'s format; `MS`
     /// truncates, as `Timestamp` does).
-    private static let postgresNow = #"to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#
+    static let postgresNow = #"to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#
 
     /// A record table's three triggers: queued when inserted or when a built column changes,
     /// its row removed when it is deleted.

@@ -131,7 +131,7 @@ public final class CatalogStore: Sendable {
         write: Bool, mode: WriteLockMode, _ body: (CatalogTransaction) throws -> T
     ) throws -> T {
         try connection.transaction(write: write, mode: mode) { connection in
-            let transaction = CatalogTransaction(connection: connection)
+            let transaction = CatalogTransaction(connection: connection, wake: self.connection.requestWake)
             defer { transaction.end() }
             return try body(transaction)
         }
@@ -174,6 +174,20 @@ extension CatalogStore {
     /// under `policy`. Nothing changes for an SQLite catalog.
     package func reconnect(with policy: PostgresReconnection) {
         connection.withConnection { ($0 as? PostgresConnection)?.reconnection = policy }
+    }
+
+    /// PostgreSQL: the server ends this store's session when a transaction stays idle (open,
+    /// no statement running) longer than `timeout` (`idle_in_transaction_session_timeout`),
+    /// kept across reconnections. For the long-running commands (`worker`, `build`): a stuck or
+    /// stopped process then neither holds the catalog's write lock nor a snapshot that keeps
+    /// vacuum from removing the build queue's dead rows. Nothing changes on SQLite.
+    package func limitIdleTransactions(to timeout: Duration) throws {
+        try connection.withConnection { connection in
+            guard let postgres = connection as? PostgresConnection else { return }
+            let setting = "SET idle_in_transaction_session_timeout = \(max(1, timeout.milliseconds))"
+            try postgres.execute(setting)
+            postgres.sessionSettings.append(setting)
+        }
     }
 
     /// Whether the connection is lost and will be reopened at the next transaction: a loop

@@ -68,6 +68,7 @@ extension CatalogTransaction {
                     .optional(bug.image?.sha256), .text(time), .text(time),
                 ], key: Array(bug.title.utf8))
         }
+        queuedWork()
         return try db.insertRows(
             into: "bugs", columns: ["title", "rating", "image_path", "image_sha256", "created_at", "updated_at"],
             rows, returning: "title"
@@ -88,6 +89,7 @@ extension CatalogTransaction {
                     .optional(food.image?.sha256), .text(time), .text(time),
                 ], key: Self.foodKey(categoryID: food.categoryID, name: food.name))
         }
+        queuedWork()
         return try db.insertRows(
             into: "foods", columns: ["category_id", "name", "image_path", "image_sha256", "created_at", "updated_at"],
             rows, returning: "category_id, name"

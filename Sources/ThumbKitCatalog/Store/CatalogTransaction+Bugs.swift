@@ -63,6 +63,7 @@ extension CatalogTransaction {
             throw CatalogError.invalidRecord(path: ref, reason: "id \(id) is already taken")
         }
         let time = now
+        queuedWork()
         let newID = try db.insert(
             into: "bugs", id: id,
             [
@@ -113,6 +114,7 @@ extension CatalogTransaction {
         var new = old
         change(&new)
         guard new.title != old.title || new.rating != old.rating || new.image != old.image else { return old }
+        queuedWork()
         try db.run(
             "UPDATE bugs SET title = ?, rating = ?, image_path = ?, image_sha256 = ?, updated_at = ? WHERE id = ?",
             [

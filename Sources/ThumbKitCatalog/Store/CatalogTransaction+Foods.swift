@@ -129,6 +129,7 @@ extension CatalogTransaction {
             throw CatalogError.invalidRecord(path: ref, reason: "id \(id) is already taken")
         }
         let time = now
+        queuedWork()
         let newID = try db.insert(
             into: "foods", id: id,
             [
@@ -143,6 +144,7 @@ extension CatalogTransaction {
     public func setImage(foodID: Int, image: ImageRef?) throws(CatalogError) -> Food {
         let old = try requireFood(id: foodID)
         guard old.image != image else { return old }
+        queuedWork()
         try db.run(
             "UPDATE foods SET image_path = ?, image_sha256 = ?, updated_at = ? WHERE id = ?",
             [.optional(image?.path), .optional(image?.sha256), .text(now), .integer(foodID)])

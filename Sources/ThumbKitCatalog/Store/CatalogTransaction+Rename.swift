@@ -13,6 +13,7 @@ extension CatalogTransaction {
             throw CatalogError.invalidRecord(
                 path: "food \(foodID)", reason: "food \(other.id) in '\(old.category)' already has this name")
         }
+        queuedWork()
         try db.run(
             "UPDATE foods SET name = ?, updated_at = ? WHERE id = ?", [.text(name), .text(now), .integer(foodID)])
         return try requireFood(id: foodID)

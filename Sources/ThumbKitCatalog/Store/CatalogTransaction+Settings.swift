@@ -7,6 +7,9 @@ extension CatalogTransaction {
 
     /// Sets (or with nil, removes) a setting.
     public func setSetting(_ key: String, to value: String?) throws(CatalogError) {
+        // The rating icons and the logo queue builds (the schema's triggers); waking the
+        // workers for another key costs them one look.
+        queuedWork()
         if let value {
             try db.run(
                 "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -7,10 +7,18 @@ import Foundation
 public final class CatalogTransaction {
     package let connection: any CatalogConnection
     private var isOpen = true
+    /// Asks for the catalog's idle workers to be woken after the outermost commit.
+    private let wake: () -> Void
 
-    init(connection: any CatalogConnection) {
+    init(connection: any CatalogConnection, wake: @escaping () -> Void = {}) {
         self.connection = connection
+        self.wake = wake
     }
+
+    /// This transaction queued claimable work (changed a record or a setting that queues builds,
+    /// queued or released a build): once it commits, the catalog's idle workers are woken
+    /// (`QueueWakeNotifier`). The claim and the commit of a built record do not call it.
+    package func queuedWork() { wake() }
 
     func end() { isOpen = false }
 

@@ -22,8 +22,19 @@ package final class GuardedConnection: Sendable {
     /// read or written while `lock` is held, like `connection`.
     nonisolated(unsafe) private var observer: (any WriteTransactionObserver)?
 
+    /// How deep in `transaction` the thread holding `lock` is, and whether a write in the
+    /// current outermost transaction queued claimable work (`requestWake`). Only read or
+    /// written while `lock` is held, like `connection`.
+    nonisolated(unsafe) private var depth = 0
+    nonisolated(unsafe) private var wakeRequested = false
+
+    /// The catalog whose workers a commit that queued work wakes (`QueueWakeNotifier`): the
+    /// write-lock key of a PostgreSQL catalog; nil on SQLite, whose workers poll.
+    private let wakeCatalog: Int64?
+
     package init(_ connection: any CatalogConnection) {
         self.connection = connection
+        wakeCatalog = (connection as? PostgresConnection)?.writeLockKey
     }
 
     /// Runs `body` in a transaction on the connection (a write transaction when `write`): its
@@ -41,7 +52,31 @@ package final class GuardedConnection: Sendable {
     ) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        return try connection.transaction(write: write, mode: mode, observer: observer) { try body(connection) }
+        depth += 1
+        let result: T
+        do {
+            defer { depth -= 1 }
+            result = try connection.transaction(write: write, mode: mode, observer: observer) { try body(connection) }
+        } catch {
+            if depth == 0 { wakeRequested = false }
+            throw error
+        }
+        if depth == 0, wakeRequested {
+            wakeRequested = false
+            if let wakeCatalog {
+                QueueWakeNotifier.shared.committed(catalog: wakeCatalog, connection: connection, guarded: self)
+            }
+        }
+        return result
+    }
+
+    /// The transaction running on this thread queued claimable work: after its outermost
+    /// commit, the catalog's idle workers are woken (a rollback cancels it). Called from
+    /// inside `transaction`.
+    package func requestWake() {
+        lock.lock()
+        defer { lock.unlock() }
+        wakeRequested = true
     }
 
     /// From now on, tells `observer` of each outermost write transaction.

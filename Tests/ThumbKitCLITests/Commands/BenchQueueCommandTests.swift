@@ -101,3 +101,40 @@ struct BenchQueueCommandTests {
         #expect(run.stderr.contains("--catalog"))
     }
 }
+
+/// `thumbkit bench queue --soak` on real PostgreSQL: three parts, every record built once, and
+/// the dead rows of the part run under the held snapshot still there at its end.
+@Suite(.enabled(if: CatalogBackend.postgresEnabled, "needs PostgreSQL (THUMBKIT_TEST_POSTGRES_URL)"))
+struct BenchQueueSoakTests {
+    @Test func aSoakDrainsEveryRecordOnceAndTheSnapshotKeepsTheDeadRows() throws {
+        guard let url = TestPostgres.requireURL() else { return }
+        let run = try TestBinary.run([
+            "bench", "queue", "--soak", "--records", "500", "--workers", "2", "--json", "--timeout", "300",
+            "--catalog", url,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONDecoder().decode(QueueSoakReport.self, from: Data(run.stdout.utf8))
+        #expect(report.phases.map(\.phase) == ["before", "during", "after"])
+        #expect(report.phases.map(\.records).reduce(0, +) == 500)
+        #expect(report.phases.allSatisfy { $0.records > 0 && $0.seconds > 0 && $0.recordsPerSecond > 0 })
+        #expect(report.built == 500 && report.duplicates == 0 && report.lost == 0 && report.failed == 0)
+        #expect(report.queueLeft == 0 && report.outputRows == 500)
+        #expect(report.isHealthy)
+        // Each record's queue row is deleted once built; under the snapshot no vacuum or
+        // pruning can remove those versions.
+        let during = try #require(report.phases.first { $0.phase == "during" })
+        #expect(during.deadTuples >= during.records)
+        #expect(during.deadTuplesAfterVacuum >= during.records)
+        // Once it has ended, VACUUM removes them all.
+        let after = try #require(report.phases.last)
+        #expect(after.deadTuplesAfterVacuum < during.records)
+        // The schema it made is gone.
+        try PostgresAdmin.execute("CREATE SCHEMA \(report.schema); DROP SCHEMA \(report.schema)", url: url)
+    }
+
+    @Test func aSoakOnSQLiteIsRefused() throws {
+        let run = try TestBinary.run(["bench", "queue", "--soak", "--records", "3", "--workers", "1"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("needs a PostgreSQL --catalog"), "\(run.stderr)")
+    }
+}

@@ -91,6 +91,7 @@ public struct BuildQueue: Sendable {
     /// Queues `records` (or frees and resets their rows) in `tx`, the transaction that changed
     /// them.
     public func enqueue(_ records: [RecordRef], in tx: CatalogTransaction) throws {
+        if !records.isEmpty { tx.queuedWork() }
         for record in records {
             try tx.db.run(sql.enqueue, [.text(record.kind.rawValue), .integer(record.id), .text(tx.now)])
         }
@@ -219,6 +220,7 @@ public struct BuildQueue: Sendable {
     public func release(_ claims: [Claim], worker: String) throws {
         // Shared: each fenced UPDATE row-locks the record's row.
         try store.write(mode: .shared) { tx in
+            if !claims.isEmpty { tx.queuedWork() }
             for claim in claims { try tx.db.run(sql.release, Self.held(claim, worker: worker)) }
         }
     }

@@ -77,6 +77,7 @@ extension CatalogBuilder {
                     if unit.countsUpToDate { plan.upToDate += check.outputs }
                     try tx.db.run(queue.sql.dropCurrent, key + [.integer(nowMs)])
                 } else {
+                    tx.queuedWork()
                     try tx.db.run(queue.sql.plan, key + [.text(tx.now), .integer(nowMs)])
                     plan.queued.append(unit.record)
                 }

@@ -3,9 +3,9 @@ import Foundation
 import ThumbKit
 
 /// Wakes an idle worker of a PostgreSQL catalog as soon as a record is queued: it `LISTEN`s on
-/// the catalog's channel (`build_queue_channel()`, which the schema's triggers `NOTIFY` when a
-/// row becomes claimable, at the commit of the change) over a connection of its own, read by a
-/// thread of its own. The poll interval stays the fallback: notifications do not pass a
+/// the catalog's channel (`build_queue_channel()`, on which a store that committed claimable
+/// work sends a debounced `pg_notify` of its own, `QueueWakeNotifier`) over a connection of its
+/// own, read by a thread of its own. The poll interval stays the fallback: notifications do not pass a
 /// transaction-pooling PgBouncer, a failed record's retry time sends none, and any sent while
 /// the connection was down are lost (after reconnecting it wakes the worker once, to look).
 ///

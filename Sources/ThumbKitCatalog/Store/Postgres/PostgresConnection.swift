@@ -33,6 +33,8 @@ final class PostgresConnection: CatalogConnection {
     var dialect: CatalogDialect { .postgres }
     /// The channels `listen` subscribed to: `reconnect` listens to them again.
     var channels: [String] = []
+    /// `SET` statements added to this session after it opened: `reconnect` runs them again.
+    var sessionSettings: [String] = []
     /// The statements prepared in this session (emptied by `reconnect`).
     private(set) var statements = PostgresStatementCache()
     /// How a lost connection is reopened at the next `begin` (nil: it is not; the first
@@ -103,6 +105,7 @@ final class PostgresConnection: CatalogConnection {
                 String(cString: PQerrorMessage(handle)), location: location, secrets: secrets)
         }
         try configureSession()
+        for setting in sessionSettings { try execute(setting) }
         for channel in channels { try execute("LISTEN \(Self.quoteIdentifier(channel))") }
     }
 

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Testing
+import ThumbKit
+import ThumbKitCatalogTestSupport
+
+@testable import ThumbKitCatalog
+
+/// The debounce of the build queue's wake-up, on a clock the test moves.
+struct QueueWakeNotifierTests {
+    @Test func oneWakeUpPerWindowAndALateRequestIsSentWhenTheWindowEnds() {
+        let notifier = QueueWakeNotifier(window: .milliseconds(50))
+        let start = ContinuousClock.now
+        #expect(notifier.request(catalog: 1, now: start) == .sendNow)
+        // Inside the window: scheduled for its end, once; later requests ride along.
+        #expect(notifier.request(catalog: 1, now: start + .milliseconds(10)) == .sendLater(.milliseconds(40)))
+        #expect(notifier.request(catalog: 1, now: start + .milliseconds(20)) == .covered)
+        // Another catalog has a window of its own.
+        #expect(notifier.request(catalog: 2, now: start + .milliseconds(20)) == .sendNow)
+        // The scheduled one goes out; the next request waits for a window from then.
+        notifier.scheduledSent(catalog: 1, now: start + .milliseconds(50))
+        #expect(notifier.request(catalog: 1, now: start + .milliseconds(60)) == .sendLater(.milliseconds(40)))
+        notifier.scheduledSent(catalog: 1, now: start + .milliseconds(100))
+        #expect(notifier.request(catalog: 1, now: start + .milliseconds(200)) == .sendNow)
+    }
+}
+
+/// The wake-up on real PostgreSQL: sent after a commit that queued work, in a transaction of its
+/// own; never by the claims and fenced commits that drain the queue.
+@Suite(.enabled(if: CatalogBackend.postgresEnabled, "needs PostgreSQL (THUMBKIT_TEST_POSTGRES_URL)"))
+struct QueueWakePostgresTests {
+    /// A connection listening on `store`'s channel.
+    static func listener(_ store: CatalogStore) throws -> PostgresConnection {
+        guard case .postgres(let url) = store.location else { throw CatalogError.database(path: "", reason: "") }
+        let connection = try PostgresConnection(url: url)
+        let channel = try connection.queryFirst("SELECT build_queue_channel()") { $0.string(0) }
+        try connection.listen(try #require(channel))
+        return connection
+    }
+
+    /// How many notifications arrive until none has come for `quiet`.
+    static func received(_ connection: PostgresConnection, quiet: Duration = .milliseconds(300)) throws -> Int {
+        var count = 0
+        while try connection.waitForNotification(timeout: quiet) != nil { count += 1 }
+        return count
+    }
+
+    @Test func aRatingWakesAListenerAndTheTriggersSendNothing() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(backend: .postgres)
+        let bug = try store.write { tx in try tx.addBug(title: "Ladybird") }
+        let listening = try Self.listener(store)
+        try store.write { tx in _ = try tx.rate(bugID: bug.id, rating: 4) }
+        let note = try #require(try listening.waitForNotification(timeout: .seconds(10)))
+        #expect(note.payload.isEmpty)
+        // The same change made without the store (the triggers alone) queues the row, silently.
+        try store.write { tx in
+            try tx.db.run("UPDATE bugs SET rating = 2 WHERE id = ?", [.integer(bug.id)])
+        }
+        #expect(try Self.received(listening) == 0, "a trigger sent a NOTIFY")
+        let queued = try store.read { tx in try tx.db.queryFirst("SELECT count(*) FROM build_queue") { $0.int(0) } }
+        #expect(queued == 1)
+    }
+
+    @Test func drainingTheQueueSendsNoNotificationPerRecord() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(backend: .postgres)
+        let listening = try Self.listener(store)
+        let count = 40
+        try store.write { tx in
+            for index in 0..<count { _ = try tx.addBug(title: "Bug \(index)") }
+        }
+        // One write transaction queued them all: one wake-up (at most two with the debounce).
+        let queuedNotes = try Self.received(listening)
+        #expect((1...2).contains(queuedNotes))
+        let queue = BuildQueue(store: store)
+        var drained = 0
+        while case let claims = try queue.claim(worker: "w", limit: 7, lease: .seconds(60), now: Date()),
+            !claims.isEmpty
+        {
+            for claim in claims {
+                try queue.finish(claim, worker: "w", failure: nil, retryAt: Date())
+                drained += 1
+            }
+        }
+        #expect(drained == count)
+        #expect(try Self.received(listening) == 0, "claims or commits sent notifications")
+        let left = try store.read { tx in try tx.db.queryFirst("SELECT count(*) FROM build_queue") { $0.int(0) } }
+        #expect(left == 0)
+    }
+}
