@@ -57,7 +57,9 @@ enum BuildCommand: Command {
     ) throws -> BuildReport {
         let started = Date()
         let queue = try QueueOptions.queue(arguments, store: builder.store)
-        let plan = try builder.planQueue(queue, now: started)
+        let plan = try planQueue(builder, queue, now: started) { line, attempt in
+            context.printError("\(line); planning again (\(attempt + 1) of \(planTries))")
+        }
         if let line = plan.refusal {
             context.printError(line)
             return BuildReport(failed: 1, failures: [line])
