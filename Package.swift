@@ -4,7 +4,7 @@
 // files.
 //
 // Modules by responsibility, depending one way only:
-//   CThumbKit (thin C shims over libpng, libjpeg-turbo, libwebp and libheif)
+//   CThumbKit (thin C shims over libpng, libjpeg-turbo, libwebp and libheif; CDeflate: libdeflate)
 //     -> ThumbKit (the image core: decode, process, encode, the pipeline; no SQLite, no OpenSSL)
 //       -> ThumbKitQuality (SSIM, PSNR, ΔE2000 and the independent reference resampler)
 //       -> ThumbKitCatalog (records, the store, recipes, the build, rating strips, app icons)
@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(
@@ -49,7 +50,7 @@ let package = Package(
         .target(
             name: "CThumbKitServe", dependencies: ["CMicroHTTPD"],
             linkerSettings: [.linkedLibrary("microhttpd")]),
-        .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2"]),
+        .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2", "CDeflate"]),
         .target(name: "ThumbKitQuality", dependencies: ["ThumbKit"]),
         .target(name: "ThumbKitCatalog", dependencies: ["ThumbKit", "CSQLite", "CCrypto", "CPostgres"]),
         .target(name: "ThumbKitWatch", dependencies: ["ThumbKit", "ThumbKitCatalog"]),
