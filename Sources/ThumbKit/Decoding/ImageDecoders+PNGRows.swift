@@ -72,7 +72,11 @@ extension ImageDecoders.PNG {
                 tk_png_rows_release(rows)
                 inflated?(.libdeflate)
                 let warning = CodecMessage.text(warn)
-                if let rowError = read(1, { row in fast.next(into: row); return nil }) {
+                let next: (UnsafeMutablePointer<UInt8>) -> String? = { row in
+                    fast.next(into: row)
+                    return nil
+                }
+                if let rowError = read(1, next) {
                     throw ImageDecoders.shimFailure(
                         warning: warning, error: rowError, options: options, deadline: deadline, path: path)
                 }

@@ -157,7 +157,8 @@ struct PNGFastPathTests {
         let bytes = Array(plain[..<ihdrEnd]) + pcal + plain[ihdrEnd...]
         #expect(idat.lowerBound > ihdrEnd)
         for fastPath in [true, false] {
-            let read = Self.read(bytes, path: "pcal.png", fastPath: fastPath, options: DecodeOptions(failOnWarning: true))
+            let read = Self.read(
+                bytes, path: "pcal.png", fastPath: fastPath, options: DecodeOptions(failOnWarning: true))
             #expect(read.warning == "")
             #expect(read.result == Self.read(plain, path: "plain.png", fastPath: fastPath).result)
         }
