@@ -22,6 +22,8 @@ final class PNGFastRows {
     private let height: Int
     private let rowBytes: Int
     private var nextRow = 0
+    /// The row above the first one.
+    private let zeroRow: [UInt8]
 
     /// The most memory the fast path may hold for one file: the compressed stream (when it is
     /// split over several IDAT chunks) plus the raw image. Four bytes a pixel of
@@ -42,7 +44,8 @@ final class PNGFastRows {
         guard compressed >= 2, compressed <= budget - rawRows else { return nil }
         let firstByte = file[chunks[0].lowerBound]
         guard firstByte == 0x78 else { return nil }  // deflate, 32 KB window (zlib checks the rest)
-        var raw = [UInt8](repeating: 0, count: rawRows)
+        // libdeflate writes every byte, or the inflate fails and the buffer is dropped unread.
+        var raw = [UInt8](unsafeUninitializedCapacity: rawRows) { _, count in count = rawRows }
         let inflated: Bool
         if chunks.count == 1 {
             inflated = Self.inflate(UnsafeBufferPointer(rebasing: file[chunks[0]]), into: &raw)
@@ -59,6 +62,7 @@ final class PNGFastRows {
         self.width = width
         self.height = height
         self.rowBytes = rowBytes
+        self.zeroRow = [UInt8](repeating: 0, count: rowBytes)
     }
 
     /// The data ranges of the consecutive IDAT chunks from the first one on, or nil when a
@@ -107,12 +111,14 @@ final class PNGFastRows {
         nextRow += 1
         let stride = rowBytes + 1
         let (channels, width, rowBytes) = (channels, width, rowBytes)
-        raw.withUnsafeMutableBufferPointer { buffer in
-            let row = buffer.baseAddress! + y * stride + 1
-            let above: UnsafePointer<UInt8>? = y > 0 ? UnsafePointer(row - stride) : nil
-            PNGUnfilter.unfilter(
-                row, count: rowBytes, above: above, filter: row[-1], bytesPerPixel: channels)
-            PNGUnfilter.widenToRGBA(UnsafePointer(row), channels: channels, width: width, into: dst)
+        zeroRow.withUnsafeBufferPointer { zeros in
+            raw.withUnsafeMutableBufferPointer { buffer in
+                let row = buffer.baseAddress! + y * stride + 1
+                let above = y > 0 ? UnsafePointer(row - stride) : zeros.baseAddress!
+                PNGUnfilter.unfilter(
+                    row, count: rowBytes, above: above, filter: row[-1], bytesPerPixel: channels)
+                PNGUnfilter.widenToRGBA(UnsafePointer(row), channels: channels, width: width, into: dst)
+            }
         }
     }
 }

@@ -6,23 +6,22 @@
 /// and Paeth depend on the pixel to the left); one and two bytes a pixel are scalar.
 enum PNGUnfilter {
     /// Undoes `filter` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth) on the `count` bytes at `row`,
-    /// whose unfiltered previous row is `above` (nil for the first row, read as zeros).
+    /// whose unfiltered previous row is `above` (all zeros for the first row).
     static func unfilter(
-        _ row: UnsafeMutablePointer<UInt8>, count: Int, above: UnsafePointer<UInt8>?, filter: UInt8,
+        _ row: UnsafeMutablePointer<UInt8>, count: Int, above: UnsafePointer<UInt8>, filter: UInt8,
         bytesPerPixel bpp: Int
     ) {
-        switch filter {
-        case 1:
+        switch (filter, bpp) {
+        case (1, _):
             for i in bpp..<max(bpp, count) { row[i] &+= row[i - bpp] }
-        case 2:
-            guard let above else { return }
+        case (2, _):
             for i in 0..<count { row[i] &+= above[i] }
-        case 3, 4:
-            if bpp >= 3 {
-                vectorAverageOrPaeth(row, count: count, above: above, paeth: filter == 4, bpp: bpp)
-            } else {
-                scalarAverageOrPaeth(row, count: count, above: above, paeth: filter == 4, bpp: bpp)
-            }
+        case (3, 4): vectorAverageOrPaeth(row, count: count, above: above, paeth: false, bpp: 4)
+        case (4, 4): vectorAverageOrPaeth(row, count: count, above: above, paeth: true, bpp: 4)
+        case (3, 3): vectorAverageOrPaeth(row, count: count, above: above, paeth: false, bpp: 3)
+        case (4, 3): vectorAverageOrPaeth(row, count: count, above: above, paeth: true, bpp: 3)
+        case (3, _), (4, _):
+            scalarAverageOrPaeth(row, count: count, above: above, paeth: filter == 4, bpp: bpp)
         default:
             return
         }
@@ -30,12 +29,12 @@ enum PNGUnfilter {
 
     /// Average or Paeth, one byte at a time.
     private static func scalarAverageOrPaeth(
-        _ row: UnsafeMutablePointer<UInt8>, count: Int, above: UnsafePointer<UInt8>?, paeth: Bool, bpp: Int
+        _ row: UnsafeMutablePointer<UInt8>, count: Int, above: UnsafePointer<UInt8>, paeth: Bool, bpp: Int
     ) {
         for i in 0..<count {
             let a = i >= bpp ? Int(row[i - bpp]) : 0
-            let b = above.map { Int($0[i]) } ?? 0
-            let c = i >= bpp ? (above.map { Int($0[i - bpp]) } ?? 0) : 0
+            let b = Int(above[i])
+            let c = i >= bpp ? Int(above[i - bpp]) : 0
             let predicted: Int
             if paeth {
                 let pa = abs(b - c)
@@ -50,15 +49,16 @@ enum PNGUnfilter {
     }
 
     /// Average or Paeth for 3 or 4 bytes a pixel: one pixel's bytes as the lanes of a vector.
+    /// Always inlined, so each caller's constant `paeth` and `bpp` give a loop of their own.
+    @inline(__always)
     private static func vectorAverageOrPaeth(
-        _ row: UnsafeMutablePointer<UInt8>, count: Int, above: UnsafePointer<UInt8>?, paeth: Bool, bpp: Int
+        _ row: UnsafeMutablePointer<UInt8>, count: Int, above: UnsafePointer<UInt8>, paeth: Bool, bpp: Int
     ) {
-        let zero = SIMD4<Int16>(repeating: 0)
-        var a = zero  // the unfiltered pixel to the left
-        var c = zero  // the pixel above that one
+        var a = SIMD4<Int16>(repeating: 0)  // the unfiltered pixel to the left
+        var c = SIMD4<Int16>(repeating: 0)  // the pixel above that one
         var i = 0
         while i + bpp <= count {
-            let b = above.map { load($0 + i, bpp) } ?? zero
+            let b = load(above + i, bpp)
             let x = load(UnsafePointer(row + i), bpp)
             let predicted: SIMD4<Int16>
             if paeth {
