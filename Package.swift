@@ -4,7 +4,7 @@
 // files.
 //
 // Modules by responsibility, depending one way only:
-//   CThumbKit (thin C shims over libpng, libjpeg-turbo, libwebp and libheif)
+//   CThumbKit (thin C shims over libpng, libjpeg-turbo, libwebp and libheif; CDeflate: libdeflate)
 //     -> ThumbKit (the image core: decode, process, encode, the pipeline; no SQLite, no OpenSSL)
 //       -> ThumbKitQuality (SSIM, PSNR, ΔE2000 and the independent reference resampler)
 //       -> ThumbKitCatalog (records, the store, recipes, the build, rating strips, app icons)
@@ -44,12 +44,13 @@ let package = Package(
         // libpq's header, and forwarders that open libpq at the first PostgreSQL catalog: not
         // linked, so no other command pays for it (libpq_loader.c).
         .target(name: "CPostgres", dependencies: ["CThumbKit"]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // Thin glue over libmicrohttpd's variadic calls, which Swift cannot make, and the loader
         // that opens libmicrohttpd when a server starts: not linked, so no other command pays
         // for it and the GnuTLS stack behind it (microhttpd_loader.c).
         .target(name: "CThumbKitServe", dependencies: ["CThumbKit"]),
-        .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2"]),
+        .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2", "CDeflate"]),
         .target(name: "ThumbKitQuality", dependencies: ["ThumbKit"]),
         .target(name: "ThumbKitCatalog", dependencies: ["ThumbKit", "CSQLite", "CCrypto", "CPostgres"]),
         .target(name: "ThumbKitWatch", dependencies: ["ThumbKit", "ThumbKitCatalog"]),

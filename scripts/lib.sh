@@ -141,7 +141,7 @@ require_swift() {
 
 # Debian packages the Swift package needs to build (C libraries and their headers).
 # shellcheck disable=SC2034
-BUILD_PACKAGES="libpng-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev libpq-dev libwebp-dev libheif-dev libmicrohttpd-dev pkg-config"
+BUILD_PACKAGES="libpng-dev libdeflate-dev libjpeg-dev libsqlite3-dev libssl-dev liblcms2-dev libpq-dev libwebp-dev libheif-dev libmicrohttpd-dev pkg-config"
 # Extra packages the test suite uses: vipsthumbnail as the quality peer; libgs-common for a
 # CMYK press profile (Ghostscript's default_cmyk.icc) in the colour tests; GNU time, through which
 # the bench measures each tool's own peak memory. The desktop tests run GIO (libglib2.0-bin),

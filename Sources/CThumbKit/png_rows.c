@@ -19,6 +19,7 @@
 // setjmp: each entry point sets the state's jump buffer before it calls libpng, so a libpng
 // error always lands in the function that is running, never in a returned frame.
 #include "CThumbKit.h"
+#include "png_common.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -45,6 +46,7 @@ struct tk_png_rows {
     uint64_t rows_read;
     int failed;  // a row failed: nothing more can be read, and finish fails
     uint64_t deadline_ns;  // CLOCK_MONOTONIC; 0: none
+    int plain_channels;  // see tk_png_rows_plain_channels
 };
 
 static void tk_rows_copy(char dst[TK_ERR_LEN], const char *msg) {
@@ -84,6 +86,25 @@ static void tk_rows_free(struct tk_png_rows *r) {
     if (r == NULL) return;
     png_destroy_read_struct(&r->png, r->info != NULL ? &r->info : NULL, NULL);
     free(r);
+}
+
+// tk_png_rows_plain_channels, from the file's own header (before png_read_update_info rewrites it).
+static int tk_rows_plain_channels(const struct tk_png_rows *r) {
+    if (png_get_interlace_type(r->png, r->info) != PNG_INTERLACE_NONE || png_get_bit_depth(r->png, r->info) != 8 ||
+        png_get_valid(r->png, r->info, PNG_INFO_tRNS) != 0) {
+        return 0;
+    }
+    // No gamma correction: png_set_alpha_mode_fixed's screen is sRGB, and libpng leaves a file
+    // without gamma, or with the sRGB one (gAMA 45455, or an sRGB chunk), uncorrected.
+    png_fixed_point gamma = 0;
+    if (png_get_gAMA_fixed(r->png, r->info, &gamma) != 0 && gamma != 45455) return 0;  // 1/2.2
+    switch (png_get_color_type(r->png, r->info)) {
+    case PNG_COLOR_TYPE_GRAY: return 1;
+    case PNG_COLOR_TYPE_GRAY_ALPHA: return 2;
+    case PNG_COLOR_TYPE_RGB: return 3;
+    case PNG_COLOR_TYPE_RGB_ALPHA: return 4;
+    default: return 0;
+    }
 }
 
 // The transforms png_image_read_direct sets for PNG_FORMAT_RGBA, in its order.
@@ -145,6 +166,11 @@ tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_war
     }
     png_set_read_fn(r->png, r, tk_rows_read_fn);
     png_set_benign_errors(r->png, 1);  // as png_image_read_header
+    // The header reader's hardening. Skipped: every ancillary chunk that cannot change the
+    // pixels (the kept ones are those tk_rows_set_transforms keeps, plus tRNS).
+    static const png_byte skipped[] = "eXIf\0hIST\0iTXt\0oFFs\0pCAL\0pHYs\0sCAL\0sPLT\0sTER\0"
+                                      "tEXt\0tIME\0zTXt\0";
+    tk_png_harden(r->png, skipped, (int)(sizeof(skipped) / 5));
     png_read_info(r->png, r->info);
     // As the simplified API does: a warning in the header is reported (or fatal) straight away.
     if (r->warned) {
@@ -155,6 +181,7 @@ tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_war
             return NULL;
         }
     }
+    r->plain_channels = tk_rows_plain_channels(r);
     tk_rows_set_transforms(r);
     r->passes = png_set_interlace_handling(r->png);
     png_read_update_info(r->png, r->info);
@@ -210,3 +237,7 @@ int tk_png_rows_finish(tk_png_rows *r, char warn[TK_ERR_LEN], char err[TK_ERR_LE
     tk_rows_free(r);
     return rc;
 }
+
+int tk_png_rows_plain_channels(const tk_png_rows *r) { return r != NULL ? r->plain_channels : 0; }
+
+void tk_png_rows_release(tk_png_rows *r) { tk_rows_free(r); }

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <zlib.h>  // Z_RLE
 
-// Chunk memory limits for the header reader. libpng's compiled-in defaults (8 MB per chunk,
+// Chunk memory limits for every reader (tk_png_harden). libpng's compiled-in defaults (8 MB per chunk,
 // 1000 ancillary chunks) already bound text-chunk bombs; they are restated here so that the
 // bound does not depend on how libpng was configured.
 #define TK_PNG_CHUNK_MALLOC_MAX (8u * 1024u * 1024u)
@@ -25,6 +25,13 @@
 void tk_copy_message(char dst[TK_ERR_LEN], const char *msg) {
     if (dst == NULL) return;
     snprintf(dst, TK_ERR_LEN, "%s", msg != NULL ? msg : "unknown error");
+}
+
+void tk_png_harden(png_structp png, const png_byte *skipped, int count) {
+    png_set_chunk_malloc_max(png, TK_PNG_CHUNK_MALLOC_MAX);
+    png_set_chunk_cache_max(png, TK_PNG_CHUNK_CACHE_MAX);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, count);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);  // and unknown ones
 }
 
 // MARK: - Header (low-level API)
@@ -86,10 +93,7 @@ int tk_png_read_info(const uint8_t *data, size_t size, const png_byte *skipped, 
     }
     png_set_read_fn(png, &reader, tk_png_read_fn);
     png_set_benign_errors(png, 1);
-    png_set_chunk_malloc_max(png, TK_PNG_CHUNK_MALLOC_MAX);
-    png_set_chunk_cache_max(png, TK_PNG_CHUNK_CACHE_MAX);
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, count);
-    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);  // and unknown ones
+    tk_png_harden(png, skipped, count);
     png_read_info(png, info);
     int rc = take(png, info, context, err);
     png_destroy_read_struct(&png, &info, NULL);

@@ -103,6 +103,14 @@ tk_png_rows *tk_png_rows_begin(const uint8_t *data, size_t size, int fail_on_war
 /// After a failure no further row can be read, and tk_png_rows_finish fails with the same message.
 int tk_png_rows_next(tk_png_rows *rows, uint8_t *dst, size_t dst_size, char err[TK_ERR_LEN]);
 
+/// For the PNG fast path (libdeflate and ThumbKit's own unfiltering): the bytes a pixel of a
+/// file that libpng would only widen to RGBA8 (8-bit gray, gray+alpha, RGB or RGBA, not
+/// interlaced, no tRNS, no gamma correction): 1 to 4; 0 for every other file.
+int tk_png_rows_plain_channels(const tk_png_rows *rows);
+
+/// Frees a decoder whose rows were read elsewhere (the fast path), checking nothing.
+void tk_png_rows_release(tk_png_rows *rows);
+
 /// Frees the decoder. `warn` receives the first libpng warning (empty if none). Fails when
 /// rows were left unread or, with `fail_on_warning`, when there was a warning.
 int tk_png_rows_finish(tk_png_rows *rows, char warn[TK_ERR_LEN], char err[TK_ERR_LEN]);

@@ -34,8 +34,14 @@ extension ImageDecoders.PNG {
     /// returning nil or libpng's message. It returns why it stopped early, or nil when it read
     /// every row. Returns libpng's first warning ("" when none); a warning fails the decode
     /// only as `options.failsOn(warning:)` says.
+    ///
+    /// A plainly well-formed 8-bit file that fits the fast path's budget is inflated by
+    /// libdeflate and unfiltered by ``PNGFastRows`` (same rows, same warnings); `fastPath`
+    /// false reads every file through libpng (the tests' reference). `inflated` says which
+    /// path read the rows.
     static func readRows(
-        _ source: ImageSource, options: DecodeOptions, deadline: Deadline,
+        _ source: ImageSource, options: DecodeOptions, deadline: Deadline, fastPath: Bool = true,
+        inflated: ((PNGInflate) -> Void)? = nil,
         read: (_ passes: Int, _ next: (UnsafeMutablePointer<UInt8>) -> String?) -> String?
     ) throws(DecodeError) -> String {
         let (path, header) = (source.path, source.header)
@@ -56,6 +62,28 @@ extension ImageDecoders.PNG {
                     deadline: deadline, path: path)
             }
             let rowError: String?
+            let channels = Int(tk_png_rows_plain_channels(rows))
+            if fastPath, channels > 0, Int(width) == header.width, Int(height) == header.height,
+                let fast = PNGFastRows(
+                    file: src, channels: channels, width: header.width, height: header.height,
+                    budget: PNGFastRows.budgetBytes(options.limits))
+            {
+                // libpng read the header (its warning is in `warn`); the rows are the fast path's.
+                tk_png_rows_release(rows)
+                inflated?(.libdeflate)
+                let warning = CodecMessage.text(warn)
+                let next: (UnsafeMutablePointer<UInt8>) -> String? = { row in
+                    fast.next(into: row)
+                    return nil
+                }
+                if let rowError = read(1, next) {
+                    throw ImageDecoders.shimFailure(
+                        warning: warning, error: rowError, options: options, deadline: deadline, path: path)
+                }
+                if options.failsOn(warning: warning) { throw .warning(path: path, reason: warning) }
+                return warning
+            }
+            inflated?(.zlib)
             if Int(width) == header.width, Int(height) == header.height {
                 let rowBytes = header.width * 4
                 rowError = read(Int(passes)) { row in
@@ -76,4 +104,11 @@ extension ImageDecoders.PNG {
             return warning
         }
     }
+}
+
+/// Which inflater read a PNG's pixels: libdeflate (the fast path, ``PNGFastRows``) or zlib
+/// through libpng.
+enum PNGInflate: String, Sendable {
+    case libdeflate
+    case zlib
 }
