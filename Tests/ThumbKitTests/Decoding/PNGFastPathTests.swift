@@ -44,7 +44,8 @@ struct PNGFastPathTests {
     }
 
     /// The bench corpus's large photos and wallpapers (20 files, 5 minutes in a debug build), when
-    /// `THUMBKIT_PNG_BENCH_CORPUS` names their folder (e.g. /root/bench-corpus/png).
+    /// `THUMBKIT_PNG_BENCH_CORPUS` names their folder (e.g. /root/bench-corpus/png). Those over
+    /// `PNGFastRows.maxBytes` stream through libpng; each must read as libpng reads it either way.
     @Test(
         .tags(.corpus),
         .enabled(if: ProcessInfo.processInfo.environment["THUMBKIT_PNG_BENCH_CORPUS"] != nil)
@@ -53,7 +54,7 @@ struct PNGFastPathTests {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         for name in names.sorted() where name.hasSuffix(".png") {
             let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(name)")))
-            #expect(Self.expectSameAsLibpng(data, path: name) == .libdeflate, "\(name)")
+            _ = Self.expectSameAsLibpng(data, path: name)
         }
     }
 
