@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(name: "FuzzHeader", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzDecode", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzExif", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzBaselineDC", dependencies: ["FuzzSupport"]),
         .executableTarget(
             name: "FuzzCatalogImport",
             dependencies: ["FuzzSupport", .product(name: "ThumbKitCatalog", package: "ThumbKit")]),
