@@ -94,7 +94,8 @@ extension ImageDecoders {
                 }
             } else if scaleNumerator == 1 && !options.failOnWarning {
                 fast = decodeBaselineAtOneEighth(
-                    source, deadline: deadline, maxBytes: options.limits.coefficientBudgetBytes)?.pixels
+                    source, deadline: deadline, maxBytes: options.limits.coefficientBudgetBytes, directOnly: true
+                )?.pixels
             }
             try deadline.check(path: path)
             return (width, height, fast)

@@ -128,6 +128,18 @@ struct JPEGBitReader {
                 k += entry >> 5
                 continue
             }
+            // A code of up to 9 bits whose magnitude bits make it longer than the skip table:
+            // both at once from the lookahead (at most 9 + 15 bits, within the 32 just loaded).
+            let short = Int(table[Int(buffer >> UInt64(64 - JPEGHuffmanTable.lookaheadBits))])
+            if short != 0 {
+                let size = short & 15
+                let length = (short >> 8) + size
+                guard length <= bitCount else { return false }
+                buffer <<= UInt64(length)
+                bitCount -= length
+                k += size != 0 ? ((short >> 4) & 15) + 1 : (short & 0xFF) == 0xF0 ? 16 : 64
+                continue
+            }
             guard let rs = symbol(table) else { return false }
             let size = rs & 15
             if size != 0 {

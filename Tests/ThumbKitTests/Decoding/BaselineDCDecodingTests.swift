@@ -121,12 +121,15 @@ struct BaselineDCDecodingTests {
         }
     }
 
-    @Test func decoderUsesTheFastPathAtOneEighthAndAgreesWithLibjpeg() throws {
-        let data = try TestImages.bytes(of: "ycc420-baseline-restart2-75x53.jpg")
+    @Test(arguments: ["ycc444-baseline-restart3-75x53.jpg", "ycc420-baseline-restart2-75x53.jpg"])
+    func decoderAgreesWithLibjpegAtOneEighthAndTakesOnlyDirectLayouts(_ name: String) throws {
+        let data = try TestImages.bytes(of: name)
         let image = try ImageDecoders.decode(data, path: "b.jpg", minimumScale: 0.1)
         #expect(image.scaleNumerator == 1)
         #expect(firstMismatch(image.buffer.pixels, try Self.wholeFile(data)) == nil)
         #expect(image.warnings.isEmpty)
+        let direct = ImageDecoders.JPEG.decodeBaselineAtOneEighth(try ImageSource(data, path: "x.jpg"), directOnly: true)
+        #expect(direct?.route == (name.hasPrefix("ycc444") ? .direct : nil))
     }
 
     @Test func truncatedFileFallsBackAndWarnsAsBefore() throws {
