@@ -93,9 +93,10 @@ extension ImageDecoders {
                         maxBytes: options.limits.coefficientBudgetBytes)
                 }
             } else if scaleNumerator == 1 && !options.failOnWarning {
-                fast = decodeBaselineAtOneEighth(
-                    source, deadline: deadline, maxBytes: options.limits.coefficientBudgetBytes, directOnly: true
-                )?.pixels
+                fast =
+                    decodeBaselineAtOneEighth(
+                        source, deadline: deadline, maxBytes: options.limits.coefficientBudgetBytes, directOnly: true
+                    )?.pixels
             }
             try deadline.check(path: path)
             return (width, height, fast)

@@ -27,7 +27,9 @@ struct BaselineDCDecodingTests {
     static func libjpegDC(_ data: [UInt8]) -> (values: [Int16], warnings: Int)? {
         var err = CodecMessage.buffer()
         var warnings: Int32 = 0
-        let count = data.withUnsafeBufferPointer { tk_jpeg_dc_coefficients($0.baseAddress, $0.count, nil, 0, &warnings, &err) }
+        let count = data.withUnsafeBufferPointer {
+            tk_jpeg_dc_coefficients($0.baseAddress, $0.count, nil, 0, &warnings, &err)
+        }
         guard count >= 0 else { return nil }
         var values = [Int16](repeating: 0, count: count)
         _ = data.withUnsafeBufferPointer { src in
@@ -128,7 +130,8 @@ struct BaselineDCDecodingTests {
         #expect(image.scaleNumerator == 1)
         #expect(firstMismatch(image.buffer.pixels, try Self.wholeFile(data)) == nil)
         #expect(image.warnings.isEmpty)
-        let direct = ImageDecoders.JPEG.decodeBaselineAtOneEighth(try ImageSource(data, path: "x.jpg"), directOnly: true)
+        let direct = ImageDecoders.JPEG.decodeBaselineAtOneEighth(
+            try ImageSource(data, path: "x.jpg"), directOnly: true)
         #expect(direct?.route == (name.hasPrefix("ycc444") ? .direct : nil))
     }
 
