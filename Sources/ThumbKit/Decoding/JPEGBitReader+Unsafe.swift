@@ -123,9 +123,9 @@ struct JPEGBitReader {
             if entry != 0 {
                 let length = entry & 31
                 guard length <= bitCount else { return false }
-                buffer <<= UInt64(length)
-                bitCount -= length
-                k += entry >> 5
+                buffer <<= UInt64(truncatingIfNeeded: length)
+                bitCount &-= length
+                k &+= entry &>> 5
                 continue
             }
             // A code of up to 9 bits whose magnitude bits make it longer than the skip table:
@@ -133,11 +133,11 @@ struct JPEGBitReader {
             let short = Int(table[Int(buffer >> UInt64(64 - JPEGHuffmanTable.lookaheadBits))])
             if short != 0 {
                 let size = short & 15
-                let length = (short >> 8) + size
+                let length = (short &>> 8) &+ size
                 guard length <= bitCount else { return false }
-                buffer <<= UInt64(length)
-                bitCount -= length
-                k += size != 0 ? ((short >> 4) & 15) + 1 : (short & 0xFF) == 0xF0 ? 16 : 64
+                buffer <<= UInt64(truncatingIfNeeded: length)
+                bitCount &-= length
+                k &+= size != 0 ? ((short &>> 4) & 15) &+ 1 : (short & 0xFF) == 0xF0 ? 16 : 64
                 continue
             }
             guard let rs = symbol(table) else { return false }
