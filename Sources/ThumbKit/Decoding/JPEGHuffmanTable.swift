@@ -35,6 +35,9 @@ struct JPEGHuffmanTable {
             if count > 0 {
                 packed[Self.valueOffsetStart + length] = index - code
                 for _ in 0..<Int(count) {
+                    // Checked before the code is used: too many codes of one length would
+                    // otherwise fill lookahead entries past the table's 512 (found by fuzzing).
+                    guard code < Int32(1) << length else { return nil }
                     let symbol = Int32(symbols[symbols.startIndex + Int(index)])
                     packed[Self.symbolsStart + Int(index)] = symbol
                     if length <= Self.lookaheadBits {

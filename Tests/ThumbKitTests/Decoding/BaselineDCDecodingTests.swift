@@ -178,6 +178,18 @@ struct BaselineDCDecodingTests {
         #expect(answered > 0 && fellBack > 0)
     }
 
+    @Test func huffmanTableWithMoreCodesThanItsLengthsHoldIsRefusedWithoutACrash() {
+        // Five 1-bit codes: libjpeg refuses the table ("Bogus Huffman table definition"); the
+        // lookahead fill once ran past its 512 entries here (a fuzzing finding).
+        var counts = [UInt8](repeating: 0, count: 16)
+        counts[0] = 5
+        let symbols: [UInt8] = [0, 1, 2, 3, 4]
+        #expect(JPEGHuffmanTable(counts: counts[...], symbols: symbols[...], isDC: false) == nil)
+        counts[0] = 1
+        counts[1] = 1
+        #expect(JPEGHuffmanTable(counts: counts[...], symbols: symbols[0..<2], isDC: false) != nil)
+    }
+
     @Test func passedDeadlineGivesNil() throws {
         let data = try TestImages.bytes(of: "ycc420-baseline-restart2-75x53.jpg")
         let source = try ImageSource(data, path: "x.jpg")
