@@ -178,6 +178,7 @@ int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, c
     }
     tk_jpeg_start(&cinfo, &progress, data, size);
     tk_jpeg_fill_header(&cinfo, out);
+    out->header_warnings = jerr.warnings;
     jpeg_destroy_decompress(&cinfo);
     return 0;
 }

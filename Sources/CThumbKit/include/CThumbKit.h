@@ -119,6 +119,7 @@ typedef struct {
     int data_precision;    // 8 (12-bit files fail in read_header on Debian's 8-bit build)
     int saw_adobe_marker;  // APP14 "Adobe" present
     int adobe_transform;   // its transform flag (0 none/CMYK, 1 YCbCr, 2 YCCK)
+    int header_warnings;   // libjpeg warnings while reading the header (e.g. an unknown JFIF revision)
 } tk_jpeg_header;
 
 /// The most scans a progressive JPEG may have: the decoders fail past it ("progressive JPEG has

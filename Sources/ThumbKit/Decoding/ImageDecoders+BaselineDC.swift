@@ -25,7 +25,7 @@ extension ImageDecoders.JPEG {
     static func decodeBaselineAtOneEighth(
         _ source: ImageSource, deadline: Deadline = .never, maxBytes: Int = .max, directOnly: Bool = false
     ) -> (pixels: [UInt8], route: ProgressiveRoute)? {
-        guard let info = source.jpeg, let markers = info.markers, let sof = markers.frame,
+        guard let info = source.jpeg, !info.headerWarned, let markers = info.markers, let sof = markers.frame,
             sof.marker == 0xC0 || sof.marker == 0xC1,
             !directOnly || JPEGDCPixels.handles(sof.frame, colorSpace: info.colorSpace),
             let layout = markers.layout

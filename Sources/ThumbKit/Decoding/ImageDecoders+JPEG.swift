@@ -13,6 +13,8 @@ extension ImageDecoders {
             var isAdobe: Bool
             /// The file's colour space as libjpeg reads it (J_COLOR_SPACE).
             var colorSpace: Int32
+            /// libjpeg warned while reading the header (the baseline fast path then declines).
+            var headerWarned = false
             /// The file's markers (frame header now, scan layout on first use), for the
             /// progressive and baseline fast paths.
             var markers: JPEGMarkers?
@@ -39,7 +41,7 @@ extension ImageDecoders {
                 hasAlpha: false, isProgressive: raw.progressive != 0, components: Int(raw.components))
             return Header(
                 header: header, isCMYK: isCMYK, isAdobe: raw.saw_adobe_marker != 0, colorSpace: raw.color_space,
-                markers: JPEGMarkers(data))
+                headerWarned: raw.header_warnings > 0, markers: JPEGMarkers(data))
         }
 
         /// Checks the limits on the full size, then decodes at `scaleNumerator`/8 into a buffer of

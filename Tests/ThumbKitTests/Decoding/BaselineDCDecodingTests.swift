@@ -190,6 +190,18 @@ struct BaselineDCDecodingTests {
         #expect(JPEGHuffmanTable(counts: counts[...], symbols: symbols[0..<2], isDC: false) != nil)
     }
 
+    @Test func headerWarningMakesTheFastPathDeclineAndTheWarningStays() throws {
+        // JFIF revision 0.00: libjpeg warns while reading the header (a fuzzing finding: the
+        // fast path answered and the warning was lost).
+        var data = try TestImages.bytes(of: "ycc444-baseline-restart3-75x53.jpg")
+        #expect(Array(data[6..<11]) == Array("JFIF\0".utf8))
+        data[11] = 0
+        data[12] = 0
+        #expect(ImageDecoders.JPEG.decodeBaselineAtOneEighth(try ImageSource(data, path: "x.jpg")) == nil)
+        let image = try ImageDecoders.decode(data, path: "v0.jpg", minimumScale: 0.1)
+        #expect(image.warnings.first?.contains("JFIF revision") == true)
+    }
+
     @Test func passedDeadlineGivesNil() throws {
         let data = try TestImages.bytes(of: "ycc420-baseline-restart2-75x53.jpg")
         let source = try ImageSource(data, path: "x.jpg")
