@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The sequential (baseline) scan loop. Pointer code, fenced: the entry precondition checks that
-// the largest block start the scan geometry can produce, plus the block's kept coefficients,
+// the last coefficient any block of the scan geometry can write (its start plus its kept count)
 // lies inside `coefficients`, that every table offset lies inside its packed tables, and the bit
 // reader checks its own reads.
 
@@ -80,8 +80,14 @@ extension JPEGProgressiveCoefficients {
         dc: [JPEGHuffmanTable], ac: [JPEGHuffmanTable], restartInterval: Int, into coefficients: inout [Int16],
         deadline: Deadline
     ) -> Bool {
-        let maxKept = scan.components.map { kept[$0].count }.max() ?? 1
-        precondition(g.extent - 1 + maxKept <= coefficients.count, "Scan geometry outside the coefficients.")
+        // One past the last coefficient any block can write: its start plus its own kept count.
+        var reach = 0
+        for b in g.base.indices {
+            let last: Int = g.base[b] + (g.mcuRows - 1) * g.rowStep[b] + (g.mcusPerRow - 1) * g.columnStep[b]
+            let count: Int = kept[scan.components[g.table[b]]].count
+            reach = max(reach, last + count)
+        }
+        precondition(reach <= coefficients.count, "Scan geometry outside the coefficients.")
         precondition(g.base.count <= 10 && scan.components.count <= 4, "At most 10 blocks and 4 components an MCU.")
         let tables = dc + ac
         let packed = tables.flatMap(\.packed)
