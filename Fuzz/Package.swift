@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "FuzzDecode", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzExif", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzPNGFast", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "FuzzBaselineDC", dependencies: ["FuzzSupport"]),
         .executableTarget(
             name: "FuzzCatalogImport",
             dependencies: ["FuzzSupport", .product(name: "ThumbKitCatalog", package: "ThumbKit")]),

@@ -178,8 +178,42 @@ int tk_jpeg_read_header(const uint8_t *data, size_t size, tk_jpeg_header *out, c
     }
     tk_jpeg_start(&cinfo, &progress, data, size);
     tk_jpeg_fill_header(&cinfo, out);
+    out->header_warnings = jerr.warnings;
     jpeg_destroy_decompress(&cinfo);
     return 0;
+}
+
+long tk_jpeg_dc_coefficients(const uint8_t *data, size_t size, int16_t *out, size_t capacity, int *warnings,
+                             char err[TK_ERR_LEN]) {
+    char warn[TK_ERR_LEN];
+    tk_jpeg_error jerr;
+    tk_jpeg_init_error(&jerr, err, warn, 0);
+    if (data == NULL || size == 0) {
+        tk_jpeg_copy(err, "Empty input file");
+        return -1;
+    }
+    struct jpeg_decompress_struct cinfo;
+    tk_jpeg_progress progress;
+    cinfo.err = &jerr.pub;
+    if (setjmp(jerr.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return -1;
+    }
+    tk_jpeg_start(&cinfo, &progress, data, size);
+    jvirt_barray_ptr *arrays = jpeg_read_coefficients(&cinfo);
+    size_t n = 0;
+    for (int c = 0; c < cinfo.num_components; c++) {
+        jpeg_component_info *comp = &cinfo.comp_info[c];
+        for (JDIMENSION y = 0; y < comp->height_in_blocks; y++) {
+            JBLOCKARRAY row = (*cinfo.mem->access_virt_barray)((j_common_ptr)&cinfo, arrays[c], y, 1, FALSE);
+            for (JDIMENSION x = 0; x < comp->width_in_blocks; x++, n++) {
+                if (out != NULL && n < capacity) out[n] = row[0][x][0];
+            }
+        }
+    }
+    *warnings = jerr.warnings;
+    jpeg_destroy_decompress(&cinfo);
+    return (long)n;
 }
 
 // MARK: - Encode

@@ -127,6 +127,7 @@ typedef struct {
     int data_precision;    // 8 (12-bit files fail in read_header on Debian's 8-bit build)
     int saw_adobe_marker;  // APP14 "Adobe" present
     int adobe_transform;   // its transform flag (0 none/CMYK, 1 YCbCr, 2 YCCK)
+    int header_warnings;   // libjpeg warnings while reading the header (e.g. an unknown JFIF revision)
 } tk_jpeg_header;
 
 /// The most scans a progressive JPEG may have: the decoders fail past it ("progressive JPEG has
@@ -166,6 +167,13 @@ int tk_jpeg_encode_color(const uint8_t *pixels, uint32_t width, uint32_t height,
                          int cmyk, int quality, int subsampling_444, int progressive, int optimize,
                          const uint8_t *icc, size_t icc_size, uint8_t **out, size_t *out_size,
                          char err[TK_ERR_LEN]);
+
+/// Test accessor: the quantised DC coefficient of every block libjpeg's jpeg_read_coefficients
+/// reads, component after component, each `width_in_blocks` x `height_in_blocks` row-major.
+/// Writes at most `capacity` values; returns how many there are (may exceed `capacity`), or -1
+/// with `err` on failure. `*warnings` gets libjpeg's warning count.
+long tk_jpeg_dc_coefficients(const uint8_t *data, size_t size, int16_t *out, size_t capacity, int *warnings,
+                             char err[TK_ERR_LEN]);
 
 // MARK: - JPEG, row by row (jpeg_rows.c)
 

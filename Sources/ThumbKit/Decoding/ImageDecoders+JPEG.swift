@@ -13,8 +13,10 @@ extension ImageDecoders {
             var isAdobe: Bool
             /// The file's colour space as libjpeg reads it (J_COLOR_SPACE).
             var colorSpace: Int32
-            /// A progressive file's markers (frame header now, scan layout on first use); nil
-            /// for a sequential file, which needs neither.
+            /// libjpeg warned while reading the header (the baseline fast path then declines).
+            var headerWarned = false
+            /// The file's markers (frame header now, scan layout on first use), for the
+            /// progressive and baseline fast paths.
             var markers: JPEGMarkers?
 
             /// What the decoded pixels hold, for colour management.
@@ -39,7 +41,7 @@ extension ImageDecoders {
                 hasAlpha: false, isProgressive: raw.progressive != 0, components: Int(raw.components))
             return Header(
                 header: header, isCMYK: isCMYK, isAdobe: raw.saw_adobe_marker != 0, colorSpace: raw.color_space,
-                markers: raw.progressive != 0 ? JPEGMarkers(data) : nil)
+                headerWarned: raw.header_warnings > 0, markers: JPEGMarkers(data))
         }
 
         /// Checks the limits on the full size, then decodes at `scaleNumerator`/8 into a buffer of
@@ -74,7 +76,7 @@ extension ImageDecoders {
         /// limits on the full size, the scaled size, a progressive file's coefficient-memory
         /// check, then its fast path at 1/8, 2/8 or 3/8, which decodes only what reaches the
         /// output (ImageDecoders+ProgressiveDC.swift; at 1/8 smoothing is off on both paths, so
-        /// they agree). `fast` is that path's image, or nil when libjpeg must decode; either way
+        /// they agree), or a sequential file's at 1/8 (ImageDecoders+BaselineDC.swift). `fast` is that path's image, or nil when libjpeg must decode; either way
         /// the deadline has been checked after it (the fast path may have stopped for it).
         static func begin(
             _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline
@@ -92,6 +94,11 @@ extension ImageDecoders {
                         source, scaleNumerator: scaleNumerator, deadline: deadline,
                         maxBytes: options.limits.coefficientBudgetBytes)
                 }
+            } else if scaleNumerator == 1 && !options.failOnWarning {
+                fast =
+                    decodeBaselineAtOneEighth(
+                        source, deadline: deadline, maxBytes: options.limits.coefficientBudgetBytes, directOnly: true
+                    )?.pixels
             }
             try deadline.check(path: path)
             return (width, height, fast)

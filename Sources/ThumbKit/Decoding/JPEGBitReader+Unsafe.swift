@@ -28,8 +28,25 @@ struct JPEGBitReader {
     }
 
     /// Loads whole bytes until at least 57 bits are buffered or a marker (or the end) is reached.
+    ///
+    /// Fast case: when the next 8 bytes hold no 0xFF they are loaded as one big-endian word and
+    /// as many whole bytes as fit are counted. The bits below the counted ones are the following
+    /// stream bytes (never a stuffed pair: none is 0xFF), so a later load ORs the same bits there.
     @inline(__always)
     private mutating func fill() {
+        if bitCount <= 55, position + 8 <= end {
+            let word = UInt64(
+                bigEndian: UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self))
+            let inverted = ~word
+            // Nonzero exactly when some byte of `inverted` is zero, i.e. some byte of `word` is 0xFF.
+            if (inverted &- 0x0101_0101_0101_0101) & ~inverted & 0x8080_8080_8080_8080 == 0 {
+                let take = (63 - bitCount) >> 3
+                buffer |= word >> UInt64(bitCount)
+                position += take
+                bitCount += take << 3
+                return
+            }
+        }
         while bitCount <= 56, position < end {
             let byte = bytes[position]
             if byte == 0xFF {
@@ -85,6 +102,56 @@ struct JPEGBitReader {
             length2 += 1
         }
         return nil
+    }
+
+    /// F.2.2.1 EXTEND: `raw`, `size` bits long, as a signed value (a leading 0 bit means negative).
+    @inline(__always)
+    static func extend(_ raw: Int, size: Int) -> Int {
+        raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw
+    }
+
+    /// Skips the AC coefficients of one sequential block (F.2.2.2) without keeping them:
+    /// `skip` is the block's `JPEGHuffmanTable.skipTable` (code, magnitude bits and run in one
+    /// lookup), `table` its packed AC table for codes the skip table does not fold. A run past
+    /// position 63 ends the block as in libjpeg. False for a bad code or data running out.
+    @inline(__always)
+    mutating func skipAC(skip: UnsafePointer<UInt16>, table: UnsafePointer<Int32>) -> Bool {
+        var k = 1
+        while k < 64 {
+            if bitCount < 32 { fill() }
+            let entry = Int(skip[Int(buffer >> UInt64(64 - JPEGHuffmanTable.skipBits))])
+            if entry != 0 {
+                let length = entry & 31
+                guard length <= bitCount else { return false }
+                buffer <<= UInt64(truncatingIfNeeded: length)
+                bitCount &-= length
+                k &+= entry &>> 5
+                continue
+            }
+            // A code of up to 9 bits whose magnitude bits make it longer than the skip table:
+            // both at once from the lookahead (at most 9 + 15 bits, within the 32 just loaded).
+            let short = Int(table[Int(buffer >> UInt64(64 - JPEGHuffmanTable.lookaheadBits))])
+            if short != 0 {
+                let size = short & 15
+                let length = (short &>> 8) &+ size
+                guard length <= bitCount else { return false }
+                buffer <<= UInt64(truncatingIfNeeded: length)
+                bitCount &-= length
+                k &+= size != 0 ? ((short &>> 4) & 15) &+ 1 : (short & 0xFF) == 0xF0 ? 16 : 64
+                continue
+            }
+            guard let rs = symbol(table) else { return false }
+            let size = rs & 15
+            if size != 0 {
+                guard bits(size) != nil else { return false }
+                k += (rs >> 4) + 1
+            } else if rs == 0xF0 {
+                k += 16
+            } else {
+                return true
+            }
+        }
+        return true
     }
 
     /// At a restart boundary: drops the padding bits of the interval just read and consumes the

@@ -16,11 +16,8 @@ enum JPEGDCPixels {
     static func rgba(_ dc: JPEGProgressiveCoefficients, frame: JPEGScanLayout.Frame, colorSpace: Int32) -> [UInt8]? {
         precondition(dc.kept.allSatisfy { $0 == [0] }, "DC coefficients only.")
         let components = frame.components
-        let isGray = colorSpace == grayscale && components.count == 1
-        let isYCC =
-            colorSpace == ycbcr && components.count == 3
-            && components.allSatisfy { $0.h == components[0].h && $0.v == components[0].v }
-        guard isGray || isYCC else { return nil }
+        guard handles(frame, colorSpace: colorSpace) else { return nil }
+        let isGray = components.count == 1
         let width = (frame.width + 7) / 8
         let height = (frame.height + 7) / 8
         // Each component holds exactly width × height meaningful blocks at the top left of its
@@ -58,6 +55,15 @@ enum JPEGDCPixels {
             }
             initialized = width * height * 4
         }
+    }
+
+    /// Whether `rgba` handles `frame` in `colorSpace`: one gray component, or three YCbCr
+    /// components sharing one sampling factor.
+    static func handles(_ frame: JPEGScanLayout.Frame, colorSpace: Int32) -> Bool {
+        let components = frame.components
+        if colorSpace == grayscale { return components.count == 1 }
+        return colorSpace == ycbcr && components.count == 3
+            && components.allSatisfy { $0.h == components[0].h && $0.v == components[0].v }
     }
 
     /// `jpeg_idct_1x1`: the dequantised DC, descaled by 8 with rounding, then libjpeg's post-IDCT

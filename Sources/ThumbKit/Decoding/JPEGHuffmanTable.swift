@@ -35,6 +35,9 @@ struct JPEGHuffmanTable {
             if count > 0 {
                 packed[Self.valueOffsetStart + length] = index - code
                 for _ in 0..<Int(count) {
+                    // Checked before the code is used: too many codes of one length would
+                    // otherwise fill lookahead entries past the table's 512 (found by fuzzing).
+                    guard code < Int32(1) << length else { return nil }
                     let symbol = Int32(symbols[symbols.startIndex + Int(index)])
                     packed[Self.symbolsStart + Int(index)] = symbol
                     if length <= Self.lookaheadBits {
@@ -54,6 +57,30 @@ struct JPEGHuffmanTable {
         }
         packed[Self.maxCodeStart + 17] = Int32.max  // ends the search for longer codes
         self.packed = packed
+    }
+}
+
+extension JPEGHuffmanTable {
+    /// Bits of lookahead of `skipTable`.
+    static let skipBits = 12
+
+    /// For an AC table of a sequential scan whose coefficients are not kept: for each 12-bit
+    /// prefix, `advance << 5 | bits` when a whole symbol and its magnitude bits fit in it, where
+    /// `bits` is their total length and `advance` how far the zigzag position moves (run + 1,
+    /// 16 for sixteen zeros, 64 for end-of-block); 0 when they do not (the caller then decodes
+    /// the symbol from `packed`). Built from the 9-bit lookahead, so codes up to 9 bits fold.
+    var skipTable: [UInt16] {
+        let shift = Self.skipBits - Self.lookaheadBits
+        return (0..<(1 << Self.skipBits)).map { prefix in
+            let entry = Int(packed[prefix >> shift])
+            let length = entry >> 8
+            guard length > 0 else { return 0 }
+            let symbol = entry & 0xFF
+            let size = symbol & 15
+            guard length + size <= Self.skipBits else { return 0 }
+            let advance = size != 0 ? (symbol >> 4) + 1 : symbol == 0xF0 ? 16 : 64
+            return UInt16(advance << 5 | (length + size))
+        }
     }
 }
 

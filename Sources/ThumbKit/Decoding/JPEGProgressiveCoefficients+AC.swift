@@ -65,7 +65,7 @@ extension JPEGProgressiveCoefficients {
                                             if s != 0 {
                                                 k += r
                                                 guard k <= se, let raw = reader.bits(s) else { return false }
-                                                let v = raw < 1 << (s - 1) ? raw - (1 << s) + 1 : raw
+                                                let v = JPEGBitReader.extend(raw, size: s)
                                                 let stored = Int16(truncatingIfNeeded: v << al)
                                                 if stored != 0 { mask |= 1 << UInt64(k) }
                                                 let at = Int(slot[k])

@@ -64,7 +64,7 @@ extension JPEGProgressiveCoefficients {
                                         if size > 0 {
                                             guard let raw = reader.bits(size) else { return false }
                                             // F.2.2.1 EXTEND: a leading 0 bit means a negative difference.
-                                            diff = raw < 1 << (size - 1) ? raw - (1 << size) + 1 : raw
+                                            diff = JPEGBitReader.extend(raw, size: size)
                                         }
                                         let slot = lane[b * 5 + 4]
                                         let value = predictions[slot] &+ diff

@@ -53,13 +53,24 @@ struct ImageSourceJPEGMarkersTests {
         #expect(walks == 1)
     }
 
-    @Test func aSequentialFileHasNoMarkersToWalk() throws {
-        let data = try DecodingJPEGTests.gradientJPEG()
+    @Test(arguments: [EncodeOptions.Subsampling.yuv444, .yuv420])
+    func aSequentialFileIsWalkedOnlyByTheBaselinePathAtOneEighth(_ subsampling: EncodeOptions.Subsampling) throws {
+        let data = try ImageEncoders.encode(
+            GeneratedImages.pixels(width: 40, height: 24, seed: 3),
+            options: EncodeOptions(quality: 90, subsampling: subsampling))
         var source: ImageSource?
-        #expect(try HeaderParses.counted { source = try ImageSource(data, path: "b.jpg") } == 0)
+        // The frame header only, which the baseline path at 1/8 starts from; the scans wait.
+        #expect(try HeaderParses.counted { source = try ImageSource(data, path: "b.jpg") } == 1)
         let parsed = try #require(source)
-        #expect(parsed.jpeg?.markers == nil)
-        #expect(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(parsed) == nil)
+        #expect(parsed.jpeg?.markers?.frame?.marker == 0xC0)
         #expect(ImageDecoders.JPEG.coefficientBufferBytes(parsed, scaleNumerator: 8) == 0)
+        let options = DecodeOptions()
+        #expect(
+            try HeaderParses.counted { _ = try ImageDecoders.JPEG.decode(parsed, options: options, scaleNumerator: 8) }
+                == 0)
+        #expect(
+            try HeaderParses.counted { _ = try ImageDecoders.JPEG.decode(parsed, options: options, scaleNumerator: 1) }
+                == (subsampling == .yuv444 ? 1 : 0))  // the path takes only layouts it makes pixels of
+        #expect(ImageDecoders.JPEG.decodeProgressiveAtOneEighth(parsed) == nil)
     }
 }

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sequential (baseline) scan loop. Pointer code, fenced: the entry precondition checks that
+// the last coefficient any block of the scan geometry can write (its start plus its kept count)
+// lies inside `coefficients`, that every table offset lies inside its packed tables, and the bit
+// reader checks its own reads.
+
+extension JPEGProgressiveCoefficients {
+    /// Decodes the coefficients `kept` asks for (zigzag positions per component, DC first) from
+    /// a sequential Huffman-coded file (SOF0/SOF1) of one interleaved scan holding every
+    /// component (or one component in a gray file), as jdhuff.c `decode_mcu` would: DC in full,
+    /// the kept AC positions, every other AC symbol skipped unstored. Nil on any doubt: another
+    /// frame type, several scans, a scan that is not Ss=0 Se=63 Ah=Al=0, a missing table, a bad
+    /// code, data running out, a wrong restart marker, bytes left after the last MCU, a DC value
+    /// outside 16 bits; and when the coefficients would take more than `maxBytes` or once
+    /// `deadline` has passed (checked before each row of MCUs).
+    static func decodeSequential(
+        _ layout: JPEGScanLayout, kept: [[Int]], deadline: Deadline = .never, maxBytes: Int = .max
+    ) -> JPEGProgressiveCoefficients? {
+        let frame = layout.frame
+        guard frame.marker == 0xC0 || frame.marker == 0xC1, kept.count == frame.components.count else { return nil }
+        var tables = JPEGTableState()
+        var decoded: JPEGProgressiveCoefficients?
+        for part in layout.parts {
+            switch part {
+            case .frame:
+                continue
+            case .segment(let marker, let range):
+                guard range.count >= 4,
+                    tables.apply(marker: marker, payload: layout.bytes[(range.lowerBound + 4)..<range.upperBound])
+                else { return nil }
+            case .scan(let scan):
+                if deadline.hasPassed { return nil }
+                guard decoded == nil, scan.components.count == frame.components.count, scan.ss == 0, scan.se == 63,
+                    scan.ah == 0, scan.al == 0
+                else { return nil }
+                if scan.components.count > 1 {
+                    guard scan.components.reduce(0, { $0 + frame.components[$1].h * frame.components[$1].v }) <= 10
+                    else { return nil }
+                }
+                var offsets: [Int] = []
+                var total = 0
+                for c in frame.components.indices {
+                    offsets.append(total)
+                    let blocks = frame.paddedBlocksWide(c) * frame.paddedBlocksHigh(c)
+                    let (values, o1) = blocks.multipliedReportingOverflow(by: kept[c].count)
+                    let (sum, o2) = total.addingReportingOverflow(values)
+                    guard !o1, !o2, sum <= maxBytes / 2 else { return nil }
+                    total = sum
+                }
+                var quant: [[UInt16]] = []
+                for component in frame.components {
+                    guard let q = tables.quant[component.quantTable] else { return nil }
+                    quant.append(q)
+                }
+                var dc: [JPEGHuffmanTable] = []
+                var ac: [JPEGHuffmanTable] = []
+                for k in scan.components.indices {
+                    guard let d = tables.dc[scan.dcTables[k]], let a = tables.ac[scan.acTables[k]] else { return nil }
+                    dc.append(d)
+                    ac.append(a)
+                }
+                var coefficients = [Int16](repeating: 0, count: total)
+                let geometry = ScanGeometry(
+                    components: scan.components, frame: frame, offsets: offsets, blockSizes: kept.map(\.count))
+                guard
+                    decodeSequentialScan(
+                        scan, geometry: geometry, kept: kept, bytes: layout.bytes, dc: dc, ac: ac,
+                        restartInterval: tables.restartInterval, into: &coefficients, deadline: deadline)
+                else { return nil }
+                decoded = JPEGProgressiveCoefficients(
+                    kept: kept, coefficients: coefficients, offsets: offsets, quantTables: quant)
+            }
+        }
+        return decoded
+    }
+
+    /// The MCU loop of `decodeSequential`: false on any irregularity (see there).
+    private static func decodeSequentialScan(
+        _ scan: JPEGScanLayout.Scan, geometry g: ScanGeometry, kept: [[Int]], bytes: [UInt8],
+        dc: [JPEGHuffmanTable], ac: [JPEGHuffmanTable], restartInterval: Int, into coefficients: inout [Int16],
+        deadline: Deadline
+    ) -> Bool {
+        // One past the last coefficient any block can write: its start plus its own kept count.
+        var reach = 0
+        for b in g.base.indices {
+            let last: Int = g.base[b] + (g.mcuRows - 1) * g.rowStep[b] + (g.mcusPerRow - 1) * g.columnStep[b]
+            let count: Int = kept[scan.components[g.table[b]]].count
+            reach = max(reach, last + count)
+        }
+        precondition(reach <= coefficients.count, "Scan geometry outside the coefficients.")
+        precondition(g.base.count <= 10 && scan.components.count <= 4, "At most 10 blocks and 4 components an MCU.")
+        let tables = dc + ac
+        let packed = tables.flatMap(\.packed)
+        let packedStarts = tables.indices.map { k in tables[..<k].reduce(0) { $0 + $1.packed.count } }
+        let skip = ac.flatMap(\.skipTable)
+        // Per scan component: zigzag position → slot among its kept coefficients (-1: not kept).
+        let slots: [Int8] = scan.components.flatMap { c in
+            var slots = [Int8](repeating: -1, count: 64)
+            for (s, k) in kept[c].enumerated() { slots[k] = Int8(s) }
+            return slots
+        }
+        // Per block of the MCU: base, row step, column step, DC table, AC table, skip table,
+        // slot table (-1: AC skipped), component slot.
+        var lanes: [Int] = []
+        let n = scan.components.count
+        for b in g.base.indices {
+            let k = g.table[b]
+            let keepsAC = kept[scan.components[k]].count > 1
+            lanes += [
+                g.base[b], g.rowStep[b], g.columnStep[b], packedStarts[k], packedStarts[n + k],
+                k << JPEGHuffmanTable.skipBits, keepsAC ? k * 64 : -1, k,
+            ]
+        }
+        let blocks = g.base.count
+        let mcusPerRow = g.mcusPerRow
+        let mcuRows = g.mcuRows
+        return bytes.withUnsafeBufferPointer { src in
+            packed.withUnsafeBufferPointer { tbl in
+                skip.withUnsafeBufferPointer { skp in
+                    slots.withUnsafeBufferPointer { slt in
+                        lanes.withUnsafeBufferPointer { lane in
+                            coefficients.withUnsafeMutableBufferPointer { out in
+                                var predictions = (0, 0, 0, 0)
+                                var reader = JPEGBitReader(src, data: scan.data)
+                                var restarts = JPEGRestartSchedule(interval: restartInterval)
+                                let table = tbl.baseAddress!
+                                let skipTable = skp.baseAddress!
+                                let slotTable = slt.baseAddress!
+                                let coefficient = out.baseAddress!
+                                for my in 0..<mcuRows {
+                                    if deadline.hasPassed { return false }
+                                    for mx in 0..<mcusPerRow {
+                                        switch restarts.beforeMCU(&reader) {
+                                        case .within: break
+                                        case .restarted: predictions = (0, 0, 0, 0)
+                                        case .failed: return false
+                                        }
+                                        for b in 0..<blocks {
+                                            let l = lane.baseAddress! + b * 8
+                                            let index = l[0] &+ my &* l[1] &+ mx &* l[2]
+                                            guard let size = reader.symbol(table + l[3]) else { return false }
+                                            var diff = 0
+                                            if size > 0 {
+                                                guard let raw = reader.bits(size) else { return false }
+                                                diff = JPEGBitReader.extend(raw, size: size)
+                                            }
+                                            let value: Int
+                                            switch l[7] {
+                                            case 0:
+                                                value = predictions.0 + diff
+                                                predictions.0 = value
+                                            case 1:
+                                                value = predictions.1 + diff
+                                                predictions.1 = value
+                                            case 2:
+                                                value = predictions.2 + diff
+                                                predictions.2 = value
+                                            default:
+                                                value = predictions.3 + diff
+                                                predictions.3 = value
+                                            }
+                                            guard let stored = Int16(exactly: value) else { return false }
+                                            coefficient[index] = stored
+                                            if l[6] < 0 {
+                                                guard reader.skipAC(skip: skipTable + l[5], table: table + l[4])
+                                                else { return false }
+                                            } else {
+                                                guard
+                                                    decodeKeptAC(
+                                                        &reader, table: table + l[4], slots: slotTable + l[6],
+                                                        into: coefficient + index)
+                                                else { return false }
+                                            }
+                                        }
+                                    }
+                                }
+                                return reader.atEndOfData()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One block's AC coefficients, storing those whose zigzag position has a slot (a run past
+    /// 63 lands on 63, as libjpeg's natural-order table makes it). False on a bad code or data
+    /// running out.
+    @inline(__always)
+    private static func decodeKeptAC(
+        _ reader: inout JPEGBitReader, table: UnsafePointer<Int32>, slots: UnsafePointer<Int8>,
+        into block: UnsafeMutablePointer<Int16>
+    ) -> Bool {
+        var k = 1
+        while k < 64 {
+            guard let rs = reader.symbol(table) else { return false }
+            let size = rs & 15
+            if size != 0 {
+                k += rs >> 4
+                guard let raw = reader.bits(size) else { return false }
+                let slot = Int(slots[min(k, 63)])
+                if slot >= 0 { block[slot] = Int16(truncatingIfNeeded: JPEGBitReader.extend(raw, size: size)) }
+                k += 1
+            } else if rs == 0xF0 {
+                k += 16
+            } else {
+                return true
+            }
+        }
+        return true
+    }
+}
