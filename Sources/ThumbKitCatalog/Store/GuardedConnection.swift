@@ -34,7 +34,7 @@ package final class GuardedConnection: Sendable {
 
     package init(_ connection: any CatalogConnection) {
         self.connection = connection
-        wakeCatalog = (connection as? PostgresConnection)?.writeLockKey
+        wakeCatalog = (connection as? PostgresConnection)?.writeLockKeys?.catalog
     }
 
     /// Runs `body` in a transaction on the connection (a write transaction when `write`): its
