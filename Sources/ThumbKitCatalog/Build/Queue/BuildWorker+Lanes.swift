@@ -65,6 +65,7 @@ extension BuildWorker {
     /// One lane: batches until it ends (see the type's notes) or a sibling failed.
     private func runLane(_ state: LaneState, pool: ClaimPool, idle: Duration, wantsNotes: Bool) {
         do {
+            var lockedInARow = 0
             while let generation = state.begin() {
                 var report: BuildReport?
                 do {
@@ -76,6 +77,13 @@ extension BuildWorker {
                             claims, onEvent: { state.post(.event($0)) }, onFailure: { state.post(.failure($0)) },
                             onNote: wantsNotes ? { state.post(.note($0)) } : nil)
                     }
+                } catch CatalogError.locked(let path, let reason) where lockedInARow < Self.lockedRetries {
+                    // As in the one-lane `drain`: a lock timeout is waited out, a few times.
+                    lockedInARow += 1
+                    state.end(nil)
+                    state.post(.failure("\(path): \(reason); trying again (\(lockedInARow) of \(Self.lockedRetries))"))
+                    state.wait(idle)
+                    continue
                 } catch  where builder.store.willReconnect {
                     // The connection dropped: the next claim reconnects first (or gives up).
                     state.end(nil)
@@ -86,6 +94,7 @@ extension BuildWorker {
                     throw error
                 }
                 state.end(report)
+                lockedInARow = 0
                 if report != nil || state.awaitSibling(since: generation, timeout: idle) { continue }
                 if try queue.heldByOthers(worker: id, now: clock.now()) == 0 { return }
                 state.wait(idle)

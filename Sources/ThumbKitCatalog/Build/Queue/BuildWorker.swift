@@ -220,13 +220,23 @@ public struct BuildWorker: Sendable {
             return try drain(lanes: builder.jobs, idle: idle, onEvent: onEvent, onFailure: onFailure, onNote: onNote)
         }
         var total = BuildReport()
+        var lockedInARow = 0
         while true {
             do {
                 if let report = try runBatch(onEvent: onEvent, onFailure: onFailure, onNote: onNote) {
                     total.add(report)
+                    lockedInARow = 0
                     continue
                 }
                 if try queue.heldByOthers(worker: id, now: clock.now()) == 0 { return total }
+                lockedInARow = 0
+            } catch CatalogError.locked(let path, let reason) where lockedInARow < Self.lockedRetries {
+                // Another builder held the lock past the busy timeout (four builds planning at
+                // once, on a loaded machine): a claim that timed out claimed nothing, and a
+                // commit that timed out rolled back with its lease still held, so trying again
+                // is safe. Only a lock that stays busy, retry after retry, ends the drain.
+                lockedInARow += 1
+                onFailure("\(path): \(reason); trying again (\(lockedInARow) of \(Self.lockedRetries))")
             } catch  where builder.store.willReconnect {
                 // The connection dropped: the next claim reconnects first (or gives up).
                 onFailure("\(error)")
@@ -237,6 +247,10 @@ public struct BuildWorker: Sendable {
             Thread.sleep(forTimeInterval: Double(idle.milliseconds) / 1000)
         }
     }
+
+    /// How many lock timeouts in a row a `drain` waits out before it stops (each waits the
+    /// catalog's busy timeout, then the idle time).
+    static let lockedRetries = 12
 
     /// A `drain` that stopped on an error (the catalog's connection lost for good, say) after
     /// building what it could: what it did, and why it stopped.
