@@ -12,16 +12,19 @@ public struct PNGRowsReading: Equatable, Sendable {
     /// True when the fast path read the rows (libdeflate's inflate and ThumbKit's unfiltering).
     public var tookFastPath = false
 
-    /// Reads `data` with default `DecodeOptions` but `failOnWarning`; `fastPath` false reads
-    /// every file through libpng.
-    public init(_ data: [UInt8], fastPath: Bool, failOnWarning: Bool = false) {
+    /// Reads `data` with default `DecodeOptions` but `failOnWarning` and `limits`; `fastPath`
+    /// false reads every file through libpng. Every row is kept, so a caller reading hostile
+    /// bytes (the fuzz target) gives `limits` a `maxPixels` its memory can hold twice over.
+    public init(_ data: [UInt8], fastPath: Bool, failOnWarning: Bool = false, limits: ImageLimits = ImageLimits()) {
         var fast = false
         var pixels: [UInt8] = []
         do throws(DecodeError) {
             let source = try ImageSource(data, path: "png")
             let (width, height) = (source.header.width, source.header.height)
+            // As every decode checks before it allocates (`decodeRows` does this for the rows).
+            try limits.check(width: width, height: height, path: "png")
             warning = try ImageDecoders.PNG.readRows(
-                source, options: DecodeOptions(failOnWarning: failOnWarning), deadline: .never,
+                source, options: DecodeOptions(limits: limits, failOnWarning: failOnWarning), deadline: .never,
                 fastPath: fastPath, inflated: { fast = $0 == .libdeflate }
             ) { passes, next in
                 var row = [UInt8](repeating: 0, count: width * 4)
