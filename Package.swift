@@ -48,7 +48,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // Thin glue over libmicrohttpd's variadic calls, which Swift cannot make, and the loader
         // that opens libmicrohttpd when a server starts: not linked, so no other command pays
-        // for it and the GnuTLS stack behind it (microhttpd_loader.c).
+        // for it and the GnuTLS stack behind it (http_shim.c).
         .target(name: "CThumbKitServe", dependencies: ["CThumbKit"]),
         .target(name: "ThumbKit", dependencies: ["CThumbKit", "CLCMS2", "CDeflate"]),
         .target(name: "ThumbKitQuality", dependencies: ["ThumbKit"]),

@@ -13,10 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <dlfcn.h>
-#include <pthread.h>
-
-#include "dynamic_library.h"
+#include <dynamic_library.h>
 
 #include <libheif/heif.h>
 
@@ -72,50 +69,17 @@
     X(heif_nclx_color_profile_free) \
     /* end */
 
-#define TK_HEIF_SONAME "libheif.so.1"
+TK_DL_LOADER(tk_heif_loader, "libheif.so.1", TK_HEIF_ENTRY_POINTS)
 
-struct tk_heif_api {
-    TK_HEIF_ENTRY_POINTS(TK_DL_FIELD)
-};
-
-// libheif's entry points, filled once by tk_heif_ready (never written again after that).
-static struct tk_heif_api tk_heif;
-static pthread_once_t tk_heif_once = PTHREAD_ONCE_INIT;
-static char tk_heif_load_error[TK_ERR_LEN];
-static int tk_heif_loaded;
-
-// Fills `table` from the library `soname`: its handle, or NULL with the reason in `err`.
-static void *tk_heif_fill(struct tk_heif_api *table, const char *soname, char err[TK_ERR_LEN]) {
-    void *library = tk_dl_open(soname, err);
-    if (library == NULL) return NULL;
-    int ok = 1;
-    TK_HEIF_ENTRY_POINTS(TK_DL_RESOLVE)
-    if (!ok) {
-        dlclose(library);
-        return NULL;
-    }
-    return library;
-}
-
-static void tk_heif_load_once(void) {
-    // Never closed: the table points into the library for the rest of the process.
-    tk_heif_loaded = tk_heif_fill(&tk_heif, TK_HEIF_SONAME, tk_heif_load_error) != NULL;
-}
+// libheif's entry points: every public function below calls tk_heif_ready first, and the table
+// is only read after it succeeded (pthread_once orders the load before every read).
+#define HEIF tk_heif_loader_table
 
 // Loads libheif at the first call; 0 when its entry points are ready, else -1 with the reason.
-static int tk_heif_ready(char err[TK_ERR_LEN]) {
-    pthread_once(&tk_heif_once, tk_heif_load_once);
-    if (tk_heif_loaded) return 0;
-    if (err != NULL) snprintf(err, TK_ERR_LEN, "%s", tk_heif_load_error);
-    return -1;
-}
+static int tk_heif_ready(char err[TK_ERR_LEN]) { return tk_heif_loader_get(err, TK_ERR_LEN) != NULL ? 0 : -1; }
 
 int tk_heif_probe_library(const char *soname, char err[TK_ERR_LEN]) {
-    struct tk_heif_api table;
-    void *library = tk_heif_fill(&table, soname, err);
-    if (library == NULL) return -1;
-    dlclose(library);
-    return 0;
+    return tk_heif_loader_probe(soname, err, TK_ERR_LEN);
 }
 
 // Largest Exif block copied out (it is only read for its orientation tag).
@@ -145,27 +109,27 @@ static int tk_heif_deadline_passed(uint64_t deadline_ns) {
 static int tk_heif_open(const uint8_t *data, size_t size, int max_dimension, int thumbnail,
                         struct heif_context **ctx, struct heif_image_handle **handle, char err[TK_ERR_LEN]) {
     *handle = NULL;
-    *ctx = tk_heif.heif_context_alloc();
+    *ctx = HEIF.heif_context_alloc();
     if (*ctx == NULL) {
         tk_heif_message(err, "HEIF decoder ran out of memory");
         return -1;
     }
-    if (max_dimension > 0) tk_heif.heif_context_set_maximum_image_size_limit(*ctx, max_dimension);
-    if (tk_heif_failed(tk_heif.heif_context_read_from_memory_without_copy(*ctx, data, size, NULL), err) ||
-        tk_heif_failed(tk_heif.heif_context_get_primary_image_handle(*ctx, handle), err)) {
-        tk_heif.heif_context_free(*ctx);
+    if (max_dimension > 0) HEIF.heif_context_set_maximum_image_size_limit(*ctx, max_dimension);
+    if (tk_heif_failed(HEIF.heif_context_read_from_memory_without_copy(*ctx, data, size, NULL), err) ||
+        tk_heif_failed(HEIF.heif_context_get_primary_image_handle(*ctx, handle), err)) {
+        HEIF.heif_context_free(*ctx);
         *ctx = NULL;
         *handle = NULL;
         return -1;
     }
     if (thumbnail >= 0) {
         heif_item_id ids[TK_HEIF_MAX_THUMBNAILS];
-        int count = tk_heif.heif_image_handle_get_list_of_thumbnail_IDs(*handle, ids, TK_HEIF_MAX_THUMBNAILS);
+        int count = HEIF.heif_image_handle_get_list_of_thumbnail_IDs(*handle, ids, TK_HEIF_MAX_THUMBNAILS);
         struct heif_image_handle *thumb = NULL;
         if (thumbnail >= count) {
             tk_heif_message(err, "no such HEIF thumbnail");
-        } else if (!tk_heif_failed(tk_heif.heif_image_handle_get_thumbnail(*handle, ids[thumbnail], &thumb), err)) {
-            tk_heif.heif_image_handle_release(*handle);
+        } else if (!tk_heif_failed(HEIF.heif_image_handle_get_thumbnail(*handle, ids[thumbnail], &thumb), err)) {
+            HEIF.heif_image_handle_release(*handle);
             *handle = thumb;
             return 0;
         }
@@ -178,8 +142,8 @@ static int tk_heif_open(const uint8_t *data, size_t size, int max_dimension, int
 }
 
 static void tk_heif_close(struct heif_context *ctx, struct heif_image_handle *handle) {
-    if (handle != NULL) tk_heif.heif_image_handle_release(handle);
-    if (ctx != NULL) tk_heif.heif_context_free(ctx);
+    if (handle != NULL) HEIF.heif_image_handle_release(handle);
+    if (ctx != NULL) HEIF.heif_context_free(ctx);
 }
 
 int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, int thumbnail, tk_heif_header *out,
@@ -197,32 +161,32 @@ int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, int
     struct heif_context *ctx;
     struct heif_image_handle *handle;
     if (tk_heif_open(data, size, max_dimension, thumbnail, &ctx, &handle, err) != 0) return -1;
-    out->width = (uint32_t)tk_heif.heif_image_handle_get_width(handle);
-    out->height = (uint32_t)tk_heif.heif_image_handle_get_height(handle);
-    out->has_alpha = tk_heif.heif_image_handle_has_alpha_channel(handle);
-    out->bit_depth = tk_heif.heif_image_handle_get_luma_bits_per_pixel(handle);
-    out->image_count = tk_heif.heif_context_get_number_of_top_level_images(ctx);
-    out->thumbnail_count = thumbnail >= 0 ? 0 : tk_heif.heif_image_handle_get_number_of_thumbnails(handle);
+    out->width = (uint32_t)HEIF.heif_image_handle_get_width(handle);
+    out->height = (uint32_t)HEIF.heif_image_handle_get_height(handle);
+    out->has_alpha = HEIF.heif_image_handle_has_alpha_channel(handle);
+    out->bit_depth = HEIF.heif_image_handle_get_luma_bits_per_pixel(handle);
+    out->image_count = HEIF.heif_context_get_number_of_top_level_images(ctx);
+    out->thumbnail_count = thumbnail >= 0 ? 0 : HEIF.heif_image_handle_get_number_of_thumbnails(handle);
     if (out->thumbnail_count > TK_HEIF_MAX_THUMBNAILS) out->thumbnail_count = TK_HEIF_MAX_THUMBNAILS;
-    enum heif_color_profile_type type = tk_heif.heif_image_handle_get_color_profile_type(handle);
+    enum heif_color_profile_type type = HEIF.heif_image_handle_get_color_profile_type(handle);
     out->has_icc = type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC;
     out->nclx_primaries = 0;
     out->nclx_transfer = 0;
     struct heif_color_profile_nclx *nclx = NULL;
     // libheif 1.15 may hand back a profile with an error (an nclx box with a bad value, found
     // by fuzzing as a 52-byte leak): read it only on success, free it either way.
-    int nclx_ok = tk_heif.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok;
+    int nclx_ok = HEIF.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok;
     if (nclx != NULL) {
         if (nclx_ok) {
             out->nclx_primaries = (int)nclx->color_primaries;
             out->nclx_transfer = (int)nclx->transfer_characteristics;
         }
-        tk_heif.heif_nclx_color_profile_free(nclx);
+        HEIF.heif_nclx_color_profile_free(nclx);
     }
     if (icc != NULL && out->has_icc) {
-        size_t n = tk_heif.heif_image_handle_get_raw_color_profile_size(handle);
+        size_t n = HEIF.heif_image_handle_get_raw_color_profile_size(handle);
         if (n > 0 && n <= TK_ICC_MAX_BYTES && (*icc = malloc(n)) != NULL) {
-            if (tk_heif.heif_image_handle_get_raw_color_profile(handle, *icc).code == heif_error_Ok) {
+            if (HEIF.heif_image_handle_get_raw_color_profile(handle, *icc).code == heif_error_Ok) {
                 *icc_size = n;
             } else {
                 free(*icc);
@@ -231,10 +195,10 @@ int tk_heif_read_header(const uint8_t *data, size_t size, int max_dimension, int
         }
     }
     heif_item_id id;
-    if (exif != NULL && tk_heif.heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1) {
-        size_t n = tk_heif.heif_image_handle_get_metadata_size(handle, id);
+    if (exif != NULL && HEIF.heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1) {
+        size_t n = HEIF.heif_image_handle_get_metadata_size(handle, id);
         if (n > 0 && n <= TK_HEIF_EXIF_MAX_BYTES && (*exif = malloc(n)) != NULL) {
-            if (tk_heif.heif_image_handle_get_metadata(handle, id, *exif).code == heif_error_Ok) {
+            if (HEIF.heif_image_handle_get_metadata(handle, id, *exif).code == heif_error_Ok) {
                 *exif_size = n;
             } else {
                 free(*exif);
@@ -256,13 +220,13 @@ int tk_heif_decode_rgba8(const uint8_t *data, size_t size, int max_dimension, in
     struct heif_context *ctx;
     struct heif_image_handle *handle;
     if (tk_heif_open(data, size, max_dimension, thumbnail, &ctx, &handle, err) != 0) return -1;
-    if (threads >= 0) tk_heif.heif_context_set_max_decoding_threads(ctx, threads);
+    if (threads >= 0) HEIF.heif_context_set_max_decoding_threads(ctx, threads);
     if (tk_heif_deadline_passed(deadline_ns)) {
         tk_heif_close(ctx, handle);
         tk_heif_message(err, "time limit exceeded");
         return -1;
     }
-    struct heif_decoding_options *options = tk_heif.heif_decoding_options_alloc();
+    struct heif_decoding_options *options = HEIF.heif_decoding_options_alloc();
     if (options == NULL) {
         tk_heif_close(ctx, handle);
         tk_heif_message(err, "HEIF decoder ran out of memory");
@@ -271,14 +235,14 @@ int tk_heif_decode_rgba8(const uint8_t *data, size_t size, int max_dimension, in
     options->convert_hdr_to_8bit = 1;  // 10/12-bit to 8; transformations stay on (the default)
     struct heif_image *image = NULL;
     struct heif_error e =
-        tk_heif.heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options);
-    tk_heif.heif_decoding_options_free(options);
+        HEIF.heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options);
+    HEIF.heif_decoding_options_free(options);
     int rc = -1;
     if (!tk_heif_failed(e, err)) {
         int stride = 0;
-        const uint8_t *plane = tk_heif.heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
-        int w = tk_heif.heif_image_get_width(image, heif_channel_interleaved);
-        int h = tk_heif.heif_image_get_height(image, heif_channel_interleaved);
+        const uint8_t *plane = HEIF.heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+        int w = HEIF.heif_image_get_width(image, heif_channel_interleaved);
+        int h = HEIF.heif_image_get_height(image, heif_channel_interleaved);
         if (plane == NULL || w <= 0 || h <= 0 || (size_t)w * (size_t)h * 4 != dst_size || stride < w * 4) {
             tk_heif_message(err, "decoded HEIF image does not match its header");
         } else if (tk_heif_deadline_passed(deadline_ns)) {
@@ -288,7 +252,7 @@ int tk_heif_decode_rgba8(const uint8_t *data, size_t size, int max_dimension, in
             rc = 0;
         }
     }
-    if (image != NULL) tk_heif.heif_image_release(image);
+    if (image != NULL) HEIF.heif_image_release(image);
     tk_heif_close(ctx, handle);
     return rc;
 }
@@ -321,7 +285,7 @@ int tk_heif_encode_avif(const uint8_t *pixels, uint32_t width, uint32_t height, 
         return -1;
     }
     if (tk_heif_ready(err) != 0) return -1;
-    struct heif_context *ctx = tk_heif.heif_context_alloc();
+    struct heif_context *ctx = HEIF.heif_context_alloc();
     struct heif_encoder *encoder = NULL;
     struct heif_image *image = NULL;
     struct heif_encoding_options *options = NULL;
@@ -332,19 +296,19 @@ int tk_heif_encode_avif(const uint8_t *pixels, uint32_t width, uint32_t height, 
         tk_heif_message(err, "AVIF encoder ran out of memory");
         return -1;
     }
-    if (tk_heif_failed(tk_heif.heif_context_get_encoder_for_format(ctx, heif_compression_AV1, &encoder), err) ||
-        tk_heif_failed(tk_heif.heif_encoder_set_lossy_quality(encoder, quality), err) ||
-        tk_heif_failed(tk_heif.heif_encoder_set_parameter_integer(encoder, "speed", speed), err) ||
-        (threads > 0 && tk_heif_failed(tk_heif.heif_encoder_set_parameter_integer(encoder, "threads", threads), err)) ||
-        tk_heif_failed(tk_heif.heif_image_create((int)width, (int)height, heif_colorspace_RGB,
+    if (tk_heif_failed(HEIF.heif_context_get_encoder_for_format(ctx, heif_compression_AV1, &encoder), err) ||
+        tk_heif_failed(HEIF.heif_encoder_set_lossy_quality(encoder, quality), err) ||
+        tk_heif_failed(HEIF.heif_encoder_set_parameter_integer(encoder, "speed", speed), err) ||
+        (threads > 0 && tk_heif_failed(HEIF.heif_encoder_set_parameter_integer(encoder, "threads", threads), err)) ||
+        tk_heif_failed(HEIF.heif_image_create((int)width, (int)height, heif_colorspace_RGB,
                                          channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
                                          &image),
                        err) ||
-        tk_heif_failed(tk_heif.heif_image_add_plane(image, heif_channel_interleaved, (int)width, (int)height, 8), err)) {
+        tk_heif_failed(HEIF.heif_image_add_plane(image, heif_channel_interleaved, (int)width, (int)height, 8), err)) {
         goto done;
     }
     int stride = 0;
-    uint8_t *plane = tk_heif.heif_image_get_plane(image, heif_channel_interleaved, &stride);
+    uint8_t *plane = HEIF.heif_image_get_plane(image, heif_channel_interleaved, &stride);
     size_t row = (size_t)width * (size_t)channels;
     if (plane == NULL || (size_t)stride < row) {
         tk_heif_message(err, "AVIF encoder ran out of memory");
@@ -352,9 +316,9 @@ int tk_heif_encode_avif(const uint8_t *pixels, uint32_t width, uint32_t height, 
     }
     for (uint32_t y = 0; y < height; y++) memcpy(plane + (size_t)y * stride, pixels + (size_t)y * row, row);
     if (icc != NULL) {
-        if (tk_heif_failed(tk_heif.heif_image_set_raw_color_profile(image, "prof", icc, icc_size), err)) goto done;
+        if (tk_heif_failed(HEIF.heif_image_set_raw_color_profile(image, "prof", icc, icc_size), err)) goto done;
     } else {
-        nclx = tk_heif.heif_nclx_color_profile_alloc();
+        nclx = HEIF.heif_nclx_color_profile_alloc();
         if (nclx == NULL) {
             tk_heif_message(err, "AVIF encoder ran out of memory");
             goto done;
@@ -363,17 +327,17 @@ int tk_heif_encode_avif(const uint8_t *pixels, uint32_t width, uint32_t height, 
         nclx->transfer_characteristics = heif_transfer_characteristic_IEC_61966_2_1;
         nclx->matrix_coefficients = heif_matrix_coefficients_ITU_R_BT_601_6;
         nclx->full_range_flag = 1;
-        if (tk_heif_failed(tk_heif.heif_image_set_nclx_color_profile(image, nclx), err)) goto done;
+        if (tk_heif_failed(HEIF.heif_image_set_nclx_color_profile(image, nclx), err)) goto done;
     }
-    options = tk_heif.heif_encoding_options_alloc();
+    options = HEIF.heif_encoding_options_alloc();
     if (options == NULL) {
         tk_heif_message(err, "AVIF encoder ran out of memory");
         goto done;
     }
     options->save_alpha_channel = channels == 4;
     struct heif_writer writer = {.writer_api_version = 1, .write = tk_heif_write};
-    if (tk_heif_failed(tk_heif.heif_context_encode_image(ctx, image, encoder, options, NULL), err) ||
-        tk_heif_failed(tk_heif.heif_context_write(ctx, &writer, &written), err)) {
+    if (tk_heif_failed(HEIF.heif_context_encode_image(ctx, image, encoder, options, NULL), err) ||
+        tk_heif_failed(HEIF.heif_context_write(ctx, &writer, &written), err)) {
         free(written.bytes);
         goto done;
     }
@@ -381,10 +345,10 @@ int tk_heif_encode_avif(const uint8_t *pixels, uint32_t width, uint32_t height, 
     *out_size = written.size;
     rc = 0;
 done:
-    if (nclx != NULL) tk_heif.heif_nclx_color_profile_free(nclx);
-    if (options != NULL) tk_heif.heif_encoding_options_free(options);
-    if (image != NULL) tk_heif.heif_image_release(image);
-    if (encoder != NULL) tk_heif.heif_encoder_release(encoder);
-    tk_heif.heif_context_free(ctx);
+    if (nclx != NULL) HEIF.heif_nclx_color_profile_free(nclx);
+    if (options != NULL) HEIF.heif_encoding_options_free(options);
+    if (image != NULL) HEIF.heif_image_release(image);
+    if (encoder != NULL) HEIF.heif_encoder_release(encoder);
+    HEIF.heif_context_free(ctx);
     return rc;
 }

@@ -40,7 +40,7 @@ package final class HTTPServer: Sendable {
     package func start() throws(HTTPServerError) -> HTTPBindAddress {
         try daemon.withLock { (running: inout DaemonHandle?) throws(HTTPServerError) -> HTTPBindAddress in
             guard running == nil else { throw .alreadyStarted }
-            // libmicrohttpd is opened here, not at start-up (microhttpd_loader.c).
+            // libmicrohttpd is opened here, not at start-up (http_shim.c).
             var reason = [CChar](repeating: 0, count: 256)
             guard tk_http_ready(&reason, UInt(reason.count)) == 0 else {
                 let bytes = reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

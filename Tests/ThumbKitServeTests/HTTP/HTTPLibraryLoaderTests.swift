@@ -3,7 +3,7 @@ import CThumbKitServe
 import Testing
 
 /// libmicrohttpd is opened when a server starts, with every entry point ThumbKitServe calls
-/// checked at load (CThumbKitServe's microhttpd_loader.c). That `--version` does not load it is
+/// checked at load (CThumbKitServe's http_shim.c). That `--version` does not load it is
 /// checked with the other libraries in `LazyCodecLibraryTests`.
 struct HTTPLibraryLoaderTests {
     private func probe(_ soname: String) -> (status: Int32, reason: String) {
