@@ -95,6 +95,12 @@ struct JPEGTableState {
     var restartInterval = 0
 
     /// Applies one segment's payload; false when libjpeg would reject it.
+    /// `apply(marker:payload:)` for the segment at `range` of `bytes` (its marker's two bytes and
+    /// two length bytes, then the payload); false for a segment too short to have a length.
+    mutating func apply(segment marker: UInt8, at range: Range<Int>, of bytes: [UInt8]) -> Bool {
+        range.count >= 4 && apply(marker: marker, payload: bytes[(range.lowerBound + 4)..<range.upperBound])
+    }
+
     mutating func apply(marker: UInt8, payload p: ArraySlice<UInt8>) -> Bool {
         switch marker {
         case 0xC4: return applyDHT(Array(p))

@@ -25,9 +25,7 @@ extension JPEGProgressiveCoefficients {
             case .frame:
                 continue
             case .segment(let marker, let range):
-                guard range.count >= 4,
-                    tables.apply(marker: marker, payload: layout.bytes[(range.lowerBound + 4)..<range.upperBound])
-                else { return nil }
+                guard tables.apply(segment: marker, at: range, of: layout.bytes) else { return nil }
             case .scan(let scan):
                 if deadline.hasPassed { return nil }
                 guard decoded == nil, scan.components.count == frame.components.count, scan.ss == 0, scan.se == 63,

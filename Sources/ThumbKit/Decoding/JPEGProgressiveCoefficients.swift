@@ -112,10 +112,7 @@ struct JPEGProgressiveCoefficients {
             case .frame:
                 continue
             case .segment(let marker, let range):
-                // The payload follows the marker's two bytes and the two length bytes.
-                guard range.count >= 4,
-                    tables.apply(marker: marker, payload: layout.bytes[(range.lowerBound + 4)..<range.upperBound])
-                else { return nil }
+                guard tables.apply(segment: marker, at: range, of: layout.bytes) else { return nil }
             case .scan(let scan):
                 if deadline.hasPassed { return nil }
                 guard checkProgression(scan, frame: frame, bits: &coefficientBits) else { return nil }

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import ThumbKitCatalog
+import ThumbKitCatalogTestSupport
 import ThumbKitTestSupport
 
 @testable import ThumbKitCLI
@@ -13,41 +14,26 @@ import ThumbKitTestSupport
 /// connection's write transaction, held until the test lets it go from the refusal's callback,
 /// so the order is fixed without any sleep.
 struct BuildPlanLockTests {
-    /// A catalog of one bug, and another connection holding its write lock until `release`.
-    static func heldCatalog(_ workspace: CLIWorkspace) throws -> (
-        path: String, release: DispatchSemaphore, done: DispatchSemaphore
-    ) {
+    /// A catalog of one bug, and another connection holding its write lock.
+    static func heldCatalog(_ workspace: CLIWorkspace) throws -> (path: String, holder: WriteLockHolder) {
         let path = workspace.path("c.sqlite")
         let picture = try workspace.image("img/0.png", side: 16, seed: 1)
         try CatalogStore(path: path).write { tx in
             try tx.addBug(title: "Bug", rating: Rating.all[3], image: try ImageRef.load(path: picture))
         }
-        let holder = try CatalogStore(path: path)
-        let holding = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = try? holder.write { _ in
-                holding.signal()
-                release.wait()
-            }
-            done.signal()
-        }
-        holding.wait()
-        return (path, release, done)
+        return (path, try WriteLockHolder(path: path))
     }
 
     @Test func aPlanningPassRefusedByABusyWriteLockPlansAgain() throws {
         let workspace = try CLIWorkspace()
-        let (path, release, done) = try Self.heldCatalog(workspace)
+        let (path, holder) = try Self.heldCatalog(workspace)
         let store = try CatalogStore(path: path, busyTimeout: .milliseconds(20))
         let builder = CatalogBuilder(store: store, outputDirectory: workspace.path("out"), jobs: 1)
         var refusals: [Int] = []
         let plan = try BuildCommand.planQueue(builder, BuildQueue(store: store), now: Date()) { line, attempt in
             #expect(line.contains("locked"), "\(line)")
             refusals.append(attempt)
-            release.signal()  // the other writer finishes…
-            done.wait()
+            holder.letGo()  // the other writer finishes…
         }
         // …and the second pass plans the bug and the app entry.
         #expect(refusals == [1])
@@ -57,11 +43,8 @@ struct BuildPlanLockTests {
 
     @Test func aWriteLockBusyForEveryTryStillEndsTheBuild() throws {
         let workspace = try CLIWorkspace()
-        let (path, release, done) = try Self.heldCatalog(workspace)
-        defer {
-            release.signal()
-            done.wait()
-        }
+        let (path, holder) = try Self.heldCatalog(workspace)
+        defer { holder.letGo() }
         let store = try CatalogStore(path: path, busyTimeout: .milliseconds(20))
         let builder = CatalogBuilder(store: store, outputDirectory: workspace.path("out"), jobs: 1)
         var refusals: [Int] = []

@@ -12,23 +12,6 @@ import ThumbKitCatalogTestSupport
 /// way). The busy lock is another connection's write transaction, let go from the first
 /// refusal's callback, so the order is fixed without any sleep.
 struct BuildWorkerLockTests {
-    /// Holds `path`'s write lock on a thread until `release` is signalled; `done` follows.
-    static func holdWriteLock(_ path: String) throws -> (release: DispatchSemaphore, done: DispatchSemaphore) {
-        let holder = try CatalogStore(path: path)
-        let holding = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = try? holder.write { _ in
-                holding.signal()
-                release.wait()
-            }
-            done.signal()
-        }
-        holding.wait()
-        return (release, done)
-    }
-
     @Test(arguments: [1, 2]) func aClaimRefusedByABusyLockIsTriedAgain(jobs: Int) throws {
         let workspace = try TestWorkspace()
         let path = workspace.path("c.sqlite")
@@ -38,7 +21,7 @@ struct BuildWorkerLockTests {
         let queued = try planner.planQueue(BuildQueue(store: planned), now: Date()).queued.count
         #expect(queued > 1)
 
-        let (release, done) = try Self.holdWriteLock(path)
+        let holder = try WriteLockHolder(path: path)
         let store = try CatalogStore(path: path, busyTimeout: .milliseconds(20))
         let builder = CatalogBuilder(
             store: store, outputDirectory: workspace.path("out"), recipes: BuildWorkerTests.recipes, jobs: jobs)
@@ -51,10 +34,7 @@ struct BuildWorkerLockTests {
                     lines.append(line)
                     return lines.count == 1
                 }
-                if first {
-                    release.signal()  // the other writer finishes…
-                    done.wait()
-                }
+                if first { holder.letGo() }  // the other writer finishes…
             })
         // …and the drain claims again and builds everything.
         let lines = refusals.withLock { $0 }
