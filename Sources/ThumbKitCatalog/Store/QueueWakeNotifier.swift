@@ -66,9 +66,12 @@ package final class QueueWakeNotifier: Sendable {
             try? connection.execute(Self.statement)
         case .sendLater(let delay):
             let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak guarded] in
+            // `guarded` is held strongly until the send (at most `window`): a weak reference's
+            // side table outlives a store that is still open at exit, and LeakSanitizer
+            // reported it when `watch` stopped within the window.
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
                 self.scheduledSent(catalog: catalog)
-                guarded?.withConnection { try? $0.execute(Self.statement) }
+                guarded.withConnection { try? $0.execute(Self.statement) }
             }
         case .covered:
             break

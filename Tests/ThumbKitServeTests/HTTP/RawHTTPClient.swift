@@ -50,7 +50,7 @@ enum RawHTTPClient {
             close(socket)
             return .failure(Failure(description: String(cString: strerror(code))))
         }
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        var timeout = timeval(tv_sec: 300, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return .success(socket)
     }
