@@ -143,7 +143,11 @@ struct ImageServiceHTTPTests {
         #expect(try await serve.request(path, method: "POST").status == 405)
     }
 
-    @Test
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil,
+            "under ThreadSanitizer the full parallel run holds the cooperative pool for minutes (see StartedOffPool)")
+    )
     func aFullRenderPoolAnswers429WithRetryAfter() async throws {
         let serve = try ServeFixture(workers: 1, queue: 0)
         let release = DispatchSemaphore(value: 0)
