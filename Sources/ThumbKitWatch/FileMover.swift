@@ -9,34 +9,19 @@ import ThumbKitCatalog
 
 /// Moving a source file out of the inbox (to `.rejected/` or the `--move-done` folder).
 enum FileMover {
-    /// Renames `source` to `target`, making `target`'s folder first. Across file systems it
-    /// copies (written atomically: the copy appears whole or not at all) and then removes the
-    /// source, so the file is never lost, at worst briefly in both places.
-    ///
-    /// - Throws: `WatchError.io`; the source is then still where it was.
-    static func move(_ source: String, to target: String) throws(WatchError) {
-        let folder = (target as NSString).deletingLastPathComponent
-        // Paths are PathBytes strings: every system call gets their exact bytes.
-        if let reason = FileIO.makeFolders(folder) {
-            throw .io(path: folder, reason: "cannot create folder: \(reason)")
-        }
-        if PathBytes.withCString(source, { s in PathBytes.withCString(target) { rename(s, $0) } }) == 0 { return }
-        guard errno == EXDEV else {
-            throw .io(path: source, reason: "cannot move to \(target): \(WatchError.errnoText())")
-        }
-        do {
-            try FileIO.writeAtomically(try FileIO.read(source, maxBytes: Int.max), to: target)
-        } catch {
-            throw .io(path: source, reason: "cannot copy to \(target): \(error)")
-        }
-        _ = PathBytes.withCString(source) { unlink($0) }
+    /// Whether anything, a dangling link or a folder included, is at `path` (a ``PathBytes``
+    /// string).
+    static func isTaken(_ path: String) -> Bool {
+        var info = stat()
+        return PathBytes.withCString(path) { lstat($0, &info) } == 0
     }
 
-    /// As ``move(_:to:)``, but nothing at `target` (a link included) is ever replaced, even
-    /// something that appears while the file is moved: the move is a rename that fails when the
-    /// name is taken (`renaming`, `renameat2(…, RENAME_NOREPLACE)`), else a `link`, else, across
-    /// file systems, a copy written with `FileIO.writeNew`. Returns false when `target` is taken;
-    /// the source is then still where it was.
+    /// Moves `source` to `target`, making `target`'s folder first. Nothing at `target` (a link
+    /// included) is ever replaced, even something that appears while the file is moved: the move
+    /// is a rename that fails when the name is taken (`renaming`, `renameat2(…,
+    /// RENAME_NOREPLACE)`), else a `link`, else, across file systems, a copy written with
+    /// `FileIO.writeNew` and then the source's removal. Returns false when `target` is taken; the
+    /// source is then still where it was.
     ///
     /// - Throws: `WatchError.io`; the source is then still where it was.
     static func moveNew(

@@ -170,7 +170,14 @@ public struct InboxIngestor: Sendable {
         }
 
         // 4. Record change and pending row, in one transaction.
-        let imagePath = moveDoneTo.map { donePath(for: relativePath, in: $0, sha: sha) } ?? source
+        var imagePath = source
+        if let moveDoneTo {
+            guard let path = donePath(for: relativePath, in: moveDoneTo, sha: sha) else {
+                let reason = "cannot move to \(moveDoneTo): every name tried was taken; the file stays in the inbox"
+                return events + [IngestEvent(.failed, path: shown(relativePath), reason: reason)]
+            }
+            imagePath = path
+        }
         let change: (record: RecordRef, undo: IngestUndo)
         do {
             change = try store.write { tx in
@@ -193,11 +200,19 @@ public struct InboxIngestor: Sendable {
 
         // 5. Move the source where the record says it is.
         if imagePath != source {
+            // Nothing at `imagePath` is replaced, not even what appeared there since it was
+            // chosen: the move then fails, the record change is undone and the file stays put.
+            let failure: String?
             do {
-                try FileMover.move(source, to: imagePath)
+                failure =
+                    try FileMover.moveNew(source, to: imagePath)
+                    ? nil : "cannot move to \(imagePath): the name was taken meanwhile; the file stays in the inbox"
             } catch {
-                let undone = undo(change.record, change.undo, source: source, sha: sha, reason: error.description)
-                return events + [IngestEvent(.failed, path: shown(relativePath), reason: error.description)] + undone
+                failure = error.description
+            }
+            if let failure {
+                let undone = undo(change.record, change.undo, source: source, sha: sha, reason: failure)
+                return events + [IngestEvent(.failed, path: shown(relativePath), reason: failure)] + undone
             }
             crashPoints.reached(.moved)
         }
@@ -272,19 +287,25 @@ public struct InboxIngestor: Sendable {
         }
     }
 
-    /// `<done>/<relative path>`, or `<done>/<folder>/<stem>.<first 12 hex of sha>.<ext>` when a
-    /// different file already has that name (it may be a record's earlier image) or the name is
-    /// too long to be copied atomically; a stem too long for that is shortened (``DerivedName``).
-    func donePath(for relativePath: String, in done: String, sha: String) -> String {
+    /// Where `--move-done` puts the file: `<done>/<relative path>` when nothing (no file, folder
+    /// or link) has that name and it is short enough to be copied atomically; otherwise the first
+    /// free one of `<stem>.<first 12 hex of sha>.<ext>`, `<stem>.<sha12>-2.<ext>`, … in the same
+    /// folder (a stem too long for that is shortened, ``DerivedName``). A taken name is never
+    /// chosen, not even one holding the same bytes: the move would replace a file ThumbKit cannot
+    /// prove it wrote. Nil when 100 names are taken.
+    func donePath(for relativePath: String, in done: String, sha: String) -> String? {
         let plain = done + "/" + relativePath
         let fileName = (relativePath as NSString).lastPathComponent
         // A move across file systems is a copy written atomically, whose temporary name is longer.
-        let fits = fileName.utf8.count <= DerivedName.maxAtomicBytes
-        if fits, FileStamp.of(plain) == nil || (try? ContentHash.sha256(ofFileAt: plain)) == sha { return plain }
+        if fileName.utf8.count <= DerivedName.maxAtomicBytes, !FileMover.isTaken(plain) { return plain }
         let folder = (relativePath as NSString).deletingLastPathComponent
         let (stem, ext) = InboxLayout.splitExtension(fileName)
-        let name = DerivedName.fit(
-            stem: stem, suffix: "." + sha.prefix(12), ext: ext, limit: DerivedName.maxAtomicBytes)
-        return done + "/" + (folder.isEmpty ? name : folder + "/" + name)
+        for number in 1...100 {
+            let suffix = "." + sha.prefix(12) + (number == 1 ? "" : "-\(number)")
+            let name = DerivedName.fit(stem: stem, suffix: suffix, ext: ext, limit: DerivedName.maxAtomicBytes)
+            let candidate = done + "/" + (folder.isEmpty ? name : folder + "/" + name)
+            if !FileMover.isTaken(candidate) { return candidate }
+        }
+        return nil
     }
 }

@@ -94,16 +94,10 @@ struct RejectedFolder: Sendable {
         let limit = DerivedName.maxAtomicBytes - Self.noteSuffix.utf8.count
         var candidate = folder + "/" + DerivedName.fit(stem: stem, ext: ext, limit: limit)
         var number = 2
-        while Self.exists(candidate) || Self.exists(candidate + Self.noteSuffix) {
+        while FileMover.isTaken(candidate) || FileMover.isTaken(candidate + Self.noteSuffix) {
             candidate = folder + "/" + DerivedName.fit(stem: stem, suffix: " (\(number))", ext: ext, limit: limit)
             number += 1
         }
         return candidate
-    }
-
-    /// Whether anything, a dangling link included, is at `path` (a ``PathBytes`` string).
-    private static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return PathBytes.withCString(path) { lstat($0, &info) } == 0
     }
 }
