@@ -6,7 +6,9 @@
         --thumbkit .build/release/thumbkit --catalog C.sqlite --picture NEW.png
 
 Logs in, rates a bug with the fourth star (4), checks that the page's script showed 4 without a
-reload, then checks the reloaded page, `thumbkit catalog show` and the rating strip; uploads a new picture and waits for the list thumbnail to change; uploads a
+reload and then swapped in the rebuilt 4-star strip, then checks the reloaded page, `thumbkit
+catalog show` and the rating strip; uploads a new picture and waits for the list thumbnail to
+change; uploads a
 text file and checks the error and that the picture stayed; adds a bug and removes it; walks a
 food category down to a dish and checks that its 2x image is twice as wide as its 1x image.
 Prints one line per step; exits 1 with the reason on the first failure.
@@ -108,6 +110,12 @@ def run(driver, args):
     if lit != ["0.5", "1", "1.5", "2", "2.5", "3", "3.5", "4"]:
         fail("after rating 4 in place the lit stars are %s" % lit)
     step("the page showed rating 4 without a reload (the rating script)")
+    # Once the bug is rebuilt, the script puts the new strip in place, still without a reload.
+    wait_until(lambda: "rating-4-stars" in (driver.find_element(By.CSS_SELECTOR, "img.stars").get_attribute("src") or ""),
+               "the page's rating strip to become the 4-star one without a reload")
+    if driver.execute_script("return window.thumbkitBrowserTest || null;") != "still this page":
+        fail("the page was reloaded to show the new rating strip: the rating script did not swap it in place")
+    step("the page showed the 4-star strip without a reload (the rating script)")
     driver.refresh()
     shown = driver.find_element(By.CSS_SELECTOR, "[data-rating]").get_attribute("data-rating")
     if shown != "4":

@@ -5,7 +5,10 @@
 /// (`Accept: application/json`: `BugForms` answers `{"rating":4,"text":"4 out of 5"}`), then
 /// sets the `data-rating` element and the stars from the answer. On any failure (an old
 /// browser, a network error, any answer but 200 with that JSON) it submits the form as usual,
-/// so the page behaves as it does without JavaScript. It is a file of its own, never inline, so
+/// so the page behaves as it does without JavaScript. The rating strip is an output the build
+/// lanes remake after the answer, so the script then fetches the page again (once a second, at
+/// most 60 times) until it no longer says the bug is being rebuilt, and puts that page's strip
+/// in place of the old one; a later rating stops an earlier wait. It is a file of its own, never inline, so
 /// the pages' `Content-Security-Policy` can say `script-src 'self'`.
 enum WebAppScript {
     /// Its name under `/assets/`.
@@ -53,6 +56,35 @@ enum WebAppScript {
             }
           }
 
+          // The strip: its <picture> when it has one, else the <img> (or the placeholder).
+          function stripOf(root) {
+            var strip = root.querySelector("img.stars, span.stars");
+            if (!strip) { return null; }
+            return strip.parentElement && strip.parentElement.tagName === "PICTURE" ? strip.parentElement : strip;
+          }
+
+          // Fetches this page until it is rebuilt, then shows its strip. `round` tells a newer
+          // rating's wait from an older one's.
+          var round = 0;
+          function refreshStrip(mine, tries) {
+            if (mine !== round || tries <= 0 || !window.DOMParser) { return; }
+            window.setTimeout(function () {
+              if (mine !== round) { return; }
+              fetch(window.location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+                .then(function (response) {
+                  if (response.status !== 200) { throw new Error("answered " + response.status); }
+                  return response.text();
+                }).then(function (text) {
+                  if (mine !== round) { return; }
+                  var page = new DOMParser().parseFromString(text, "text/html");
+                  if (page.querySelector(".rebuilding")) { refreshStrip(mine, tries - 1); return; }
+                  var fresh = stripOf(page);
+                  var old = stripOf(document);
+                  if (fresh && old) { old.replaceWith(document.importNode(fresh, true)); }
+                }).catch(function () { refreshStrip(mine, tries - 1); });
+            }, 1000);
+          }
+
           form.addEventListener("click", function (event) {
             var button = event.target && event.target.closest ? event.target.closest("button[name=rating]") : null;
             if (!button || !form.contains(button)) { return; }
@@ -69,6 +101,8 @@ enum WebAppScript {
             }).then(function (answer) {
               if (!answer || typeof answer.rating !== "number") { throw new Error("no rating in the answer"); }
               show(answer);
+              round += 1;
+              refreshStrip(round, 60);
               sending = false;
               form.removeAttribute("aria-busy");
             }).catch(function () {
