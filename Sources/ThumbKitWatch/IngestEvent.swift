@@ -97,9 +97,6 @@ public struct IngestEvent: Sendable, Hashable, Codable {
 
     /// One line of JSON, keys sorted, `/` unescaped.
     public var jsonLine: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{\"event\":\"\(event.rawValue)\"}" }
-        return String(decoding: data, as: UTF8.self)
+        JSONLine.string(self) ?? "{\"event\":\"\(event.rawValue)\"}"
     }
 }

@@ -22,10 +22,7 @@ struct IngestUndo: Sendable, Hashable, Codable {
 
     /// `undo {"created":false,…}`.
     var reasonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return Self.prefix + json
+        Self.prefix + (JSONLine.string(self) ?? "{}")
     }
 
     /// The undo data in a pending row's reason, or nil when there is none.

@@ -289,9 +289,7 @@ enum ServeCommand: Command {
 
     /// `{"listening":"URL"}`, the `--json` form of the listening line.
     static func listeningJSON(_ url: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(["listening": url])).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        JSONLine.string(["listening": url]) ?? ""
     }
 
     /// Returns once SIGTERM or SIGINT arrives.

@@ -113,11 +113,7 @@ enum WorkerCommand: Command {
 
     private static func log(_ context: CommandContext, json: Bool, _ line: Line) {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(line) {
-                context.stderr.write(String(decoding: data, as: UTF8.self) + "\n")
-            }
+            if let text = JSONLine.string(line) { context.stderr.write(text + "\n") }
             return
         }
         var text = line.record.map { "\($0): \(line.event)" } ?? "worker \(line.worker): \(line.event)"

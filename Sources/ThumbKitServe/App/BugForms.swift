@@ -66,9 +66,7 @@ struct BugForms {
     }
 
     static func encoded(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { [UInt8]($0) } ?? Array("{}".utf8)
+        JSONLine.bytes(value) ?? Array("{}".utf8)
     }
 
     private func setPicture(_ id: Int, _ form: FormFields) throws -> WebApp.Rendered {

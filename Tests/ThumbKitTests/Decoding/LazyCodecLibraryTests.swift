@@ -1,36 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-import CThumbKit
 import Foundation
 import Testing
 import ThumbKitTestSupport
 
-/// libheif (and the codec stack behind it) is loaded at the first HEIF file, not at start-up,
-/// and every entry point the shim calls is checked when it is loaded.
+/// libheif (and the codec stack behind it) is loaded at the first HEIF file, not at start-up.
+/// The loader's check of its entry points is tested with the other lazily loaded libraries
+/// (`LazyLibraryLoaderTests` in ThumbKitServeTests).
 struct LazyCodecLibraryTests {
-    /// The shim's check at load, run on a library of the caller's choice.
-    private func probe(_ soname: String) -> (status: Int32, reason: String) {
-        var err = [CChar](repeating: 0, count: Int(TK_ERR_LEN))
-        let status = tk_heif_probe_library(soname, &err)
-        return (status, String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
-
-    @Test func theInstalledLibheifHasEveryEntryPointTheShimCalls() {
-        #expect(probe("libheif.so.1").status == 0)
-    }
-
-    @Test func aLibraryWithoutTheEntryPointsIsRefusedNamingTheFirstMissingOne() {
-        // libz is always there (libpng needs it) and has none of libheif's symbols.
-        let (status, reason) = probe("libz.so.1")
-        #expect(status == -1)
-        #expect(reason.contains("libz.so.1 has no entry point heif_"), "\(reason)")
-    }
-
-    @Test func aMissingLibraryIsRefusedWithTheLoadersReason() {
-        let (status, reason) = probe("libthumbkit-no-such-codec.so.9")
-        #expect(status == -1)
-        #expect(reason.contains("libthumbkit-no-such-codec.so.9 cannot be loaded"), "\(reason)")
-    }
-
     /// What the dynamic loader says it loaded while `thumbkit arguments…` ran (`LD_DEBUG=files`
     /// lines, which go to stderr), and the run.
     private func loads(_ arguments: [String], in directory: URL) throws -> (run: TestBinary.Run, files: [String]) {
@@ -51,7 +27,7 @@ struct LazyCodecLibraryTests {
         #expect(!version.files.contains { $0.contains("libheif") })
         // Nor libpq, which only a PostgreSQL catalog needs (LibPQLoaderTests).
         #expect(!version.files.contains { $0.contains("libpq") })
-        // Nor libmicrohttpd, which only `serve` needs (HTTPLibraryLoaderTests).
+        // Nor libmicrohttpd, which only `serve` needs (LazyLibraryLoaderTests).
         #expect(!version.files.contains { $0.contains("libmicrohttpd") })
 
         let png = try loads(["thumb", "-s", "8", "-o", "out.png", "in.png"], in: dir)

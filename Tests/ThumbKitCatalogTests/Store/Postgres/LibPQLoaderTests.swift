@@ -1,34 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-import CPostgres
 import Foundation
 import Testing
 import ThumbKitTestSupport
 
-/// libpq is opened at the first PostgreSQL catalog, with every entry point the catalog calls
-/// checked at load (CPostgres's libpq_loader.c).
+/// libpq is opened at the first PostgreSQL catalog, not at start-up. Its loader's check of the
+/// entry points (CPostgres's libpq_loader.c) is tested with the other lazily loaded libraries
+/// (`LazyLibraryLoaderTests` in ThumbKitServeTests).
 struct LibPQLoaderTests {
-    private func probe(_ soname: String) -> (status: Int32, reason: String) {
-        var reason = [CChar](repeating: 0, count: 256)
-        let status = tk_pq_probe_library(soname, &reason, UInt(reason.count))
-        return (status, String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
-
-    @Test func theInstalledLibpqHasEveryEntryPointTheCatalogCalls() {
-        #expect(probe("libpq.so.5").status == 0)
-    }
-
-    @Test func aLibraryWithoutThemIsRefusedNamingTheFirstMissingOne() {
-        let (status, reason) = probe("libz.so.1")
-        #expect(status == -1)
-        #expect(reason.contains("libz.so.1 has no entry point PQ"), "\(reason)")
-    }
-
-    @Test func aMissingLibraryIsRefusedWithTheLoadersReason() {
-        let (status, reason) = probe("libthumbkit-no-such-client.so.9")
-        #expect(status == -1)
-        #expect(reason.contains("libthumbkit-no-such-client.so.9 cannot be loaded"), "\(reason)")
-    }
-
     /// `catalog` commands on an SQLite file never load libpq; one on a PostgreSQL URL does, when
     /// it needs it (the dynamic loader's own report, `LD_DEBUG=files`, on stderr).
     @Test func onlyAPostgresCatalogLoadsLibpq() throws {
