@@ -68,7 +68,7 @@ struct CatalogCopyBatchTests {
             }
             try tx.connection.run(
                 "INSERT INTO bench_runs (id, date, git_commit, machine, note) VALUES (?, ?, ?, ?, ?)",
-                [.integer(5), .text("2026-12-06T00:00:00Z"), .text("a\tb"), .text("m\\n"), .null])
+                [.integer(5), .text("2026-12-06T00:00:00Z"), .text("a\tb"), .text("m\\n"), .text("\\N")])
             try tx.connection.run("INSERT INTO settings (key, value) VALUES (?, ?)", [.text("long"), .text(long)])
             try tx.connection.run(
                 "INSERT INTO bench_results (run_id, job, tool, images_per_second, megapixels_per_second, "
