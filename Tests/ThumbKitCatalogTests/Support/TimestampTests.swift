@@ -10,7 +10,7 @@ struct TimestampTests {
     /// The format, from the same broken-down UTC time.
     private func formatted(_ date: Date) -> String {
         let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(millis.floorDiv(1000))
+        var seconds = time_t((millis - ((millis % 1000) + 1000) % 1000) / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return String(
