@@ -14,10 +14,10 @@
 #define TK_PQ_ENTRY_POINTS(X)                                                                     \
     X(PQbackendPID) X(PQclear) X(PQcmdTuples) X(PQconnectdb) X(PQconninfoFree) X(PQconninfoParse) \
     X(PQconsumeInput) X(PQerrorMessage) X(PQexec) X(PQexecParams) X(PQexecPrepared) X(PQfinish)   \
-    X(PQfreemem) X(PQftype) X(PQgetisnull) X(PQgetlength) X(PQgetvalue) X(PQnotifies)             \
-    X(PQntuples) X(PQprepare) X(PQreset) X(PQresultErrorField) X(PQresultErrorMessage)            \
-    X(PQresultStatus) X(PQsetClientEncoding) X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus)      \
-    X(PQtransactionStatus)
+    X(PQfreemem) X(PQftype) X(PQgetisnull) X(PQgetlength) X(PQgetResult) X(PQgetvalue)            \
+    X(PQnotifies) X(PQntuples) X(PQprepare) X(PQputCopyData) X(PQputCopyEnd) X(PQreset)           \
+    X(PQresultErrorField) X(PQresultErrorMessage) X(PQresultStatus) X(PQsetClientEncoding)        \
+    X(PQsetNoticeProcessor) X(PQsocket) X(PQstatus) X(PQtransactionStatus)
 
 TK_DL_LOADER(tk_pq, "libpq.so.5", TK_PQ_ENTRY_POINTS)
 
@@ -72,6 +72,7 @@ int PQgetisnull(const PGresult *res, int tup_num, int field_num) {
 int PQgetlength(const PGresult *res, int tup_num, int field_num) {
     return READY ? tk_pq_table.PQgetlength(res, tup_num, field_num) : 0;
 }
+PGresult *PQgetResult(PGconn *conn) { return READY ? tk_pq_table.PQgetResult(conn) : NULL; }
 char *PQgetvalue(const PGresult *res, int tup_num, int field_num) {
     return READY ? tk_pq_table.PQgetvalue(res, tup_num, field_num) : NULL;
 }
@@ -80,6 +81,10 @@ int PQntuples(const PGresult *res) { return READY ? tk_pq_table.PQntuples(res) :
 PGresult *PQprepare(PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes) {
     return READY ? tk_pq_table.PQprepare(conn, stmtName, query, nParams, paramTypes) : NULL;
 }
+int PQputCopyData(PGconn *conn, const char *buffer, int nbytes) {
+    return READY ? tk_pq_table.PQputCopyData(conn, buffer, nbytes) : -1;
+}
+int PQputCopyEnd(PGconn *conn, const char *errormsg) { return READY ? tk_pq_table.PQputCopyEnd(conn, errormsg) : -1; }
 void PQreset(PGconn *conn) {
     if (READY) tk_pq_table.PQreset(conn);
 }

@@ -35,6 +35,16 @@ package protocol CatalogConnection: AnyObject {
     /// (SQLite: `last_insert_rowid()`, no second statement; PostgreSQL: `RETURNING id`).
     func insertReturningID(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int
 
+    /// Appends `rows` (each with a value for every one of `columns`) to `table`, in order, in
+    /// as few round trips as the backend allows: SQLite in multi-row `INSERT`s of
+    /// `rowsPerBatch` rows (`CatalogConnection.insertRows(into:columns:_:rowsPerStatement:)`),
+    /// PostgreSQL in one `COPY … FROM STDIN` of `rowsPerBatch` rows per data message. Nil
+    /// takes the backend's own size; tests make it small to cross many batches. Table and
+    /// column names are the caller's constants; every value is a parameter (or COPY data).
+    /// Not all or nothing by itself: run it in a transaction.
+    func appendRows(to table: String, columns: [String], _ rows: [[CatalogValue]], rowsPerBatch: Int?)
+        throws(CatalogError)
+
     /// Starts the outermost transaction (a writer waits here for other writers, never later,
     /// holding the write lock in `mode`; see `WriteLockMode`).
     func begin(write: Bool, mode: WriteLockMode) throws(CatalogError)

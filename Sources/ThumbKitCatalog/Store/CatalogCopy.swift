@@ -40,12 +40,16 @@ package enum CatalogCopy {
     static let notCopied: Set<String> = ["build_queue", "build_claim_sequence"]
 
     /// Copies every row of `source` (read in one snapshot) into `destination` (in one
-    /// transaction: all or nothing). Returns the rows copied per table.
+    /// transaction: all or nothing), each table with `appendRows` (PostgreSQL: one `COPY` per
+    /// table; SQLite: multi-row `INSERT`s). Returns the rows copied per table.
     ///
     /// - Throws: `CatalogError.invalidRecord` when `destination` holds any row already (a copy
     ///   never merges), or a store error (PostgreSQL refuses text holding a NUL character).
+    /// `rowsPerBatch` is `appendRows`'s: nil in use, small in tests that cross many batches.
     @discardableResult
-    package static func copy(from source: CatalogStore, to destination: CatalogStore) throws -> [String: Int] {
+    package static func copy(
+        from source: CatalogStore, to destination: CatalogStore, rowsPerBatch: Int? = nil
+    ) throws -> [String: Int] {
         let rows = try source.read { tx in
             try tables.map { table in
                 try tx.connection.query(
@@ -63,15 +67,7 @@ package enum CatalogCopy {
             }
             var counts: [String: Int] = [:]
             for (table, values) in zip(tables, rows) {
-                // Many rows per INSERT: one round trip and one statement per batch, not per row
-                // (row by row, 100,000 records and their 200,000 outputs took 820 s to PostgreSQL).
-                let perInsert = rowsPerInsert(columns: table.columns.count)
-                var start = 0
-                while start < values.count {
-                    let batch = values[start..<min(start + perInsert, values.count)]
-                    try db.run(insert(table.name, columns: table.columns, rows: batch.count), Array(batch.joined()))
-                    start += batch.count
-                }
+                try db.appendRows(to: table.name, columns: table.columns, values, rowsPerBatch: rowsPerBatch)
                 if table.hasID, !values.isEmpty, let follow = db.dialect.afterExplicitID(table: table.name) {
                     try db.run(follow)
                 }
@@ -79,16 +75,5 @@ package enum CatalogCopy {
             }
             return counts
         }
-    }
-
-    /// The rows one `INSERT` takes: at most 500, and at most 30,000 values (under SQLite's
-    /// 32,766 and PostgreSQL's 65,535 parameters).
-    static func rowsPerInsert(columns: Int) -> Int { max(1, min(500, 30_000 / max(1, columns))) }
-
-    /// `INSERT INTO table (columns) VALUES (?, …), (?, …)…` for `rows` rows.
-    static func insert(_ table: String, columns: [String], rows: Int) -> String {
-        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-            + Array(repeating: tuple, count: rows).joined(separator: ", ")
     }
 }

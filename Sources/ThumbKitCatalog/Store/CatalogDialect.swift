@@ -51,6 +51,19 @@ package enum CatalogDialect: Sendable {
         }
     }
 
+    /// The most parameters one statement of a batch binds (`CatalogTransaction+Batch`: the
+    /// `IN` lists and multi-row `INSERT`s of an import). SQLite: 900, below its smallest
+    /// default limit (999); a statement costs it no round trip. PostgreSQL: 30,000, under its
+    /// 65,535, so an import's batch of 2,000 records is one lookup and one `INSERT`: every
+    /// statement is a round trip, which on a busy machine waits for the server's turn on a core
+    /// (900 made 100,000 records 1,300 statements, 15.7 s against 2.3 s of server time).
+    var parametersPerStatement: Int {
+        switch self {
+        case .sqlite: return 900
+        case .postgres: return 30_000
+        }
+    }
+
     /// The schema version of the database (0 for a fresh one).
     package func schemaVersion(_ db: any CatalogConnection) throws(CatalogError) -> Int {
         switch self {

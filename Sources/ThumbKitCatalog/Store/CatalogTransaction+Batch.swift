@@ -25,10 +25,6 @@ extension CatalogTransaction {
         let id: Int?
     }
 
-    /// The most parameters one statement here binds: below SQLite's smallest default limit
-    /// (999), far below PostgreSQL's (65,535).
-    static let parametersPerStatement = 900
-
     /// The bugs titled exactly one of `titles`, in no particular order.
     func bugs(titled titles: [String]) throws(CatalogError) -> [Bug] {
         try inChunks(titles.map(CatalogValue.text), "SELECT \(Self.bugColumns) FROM bugs WHERE title IN") {
@@ -101,14 +97,15 @@ extension CatalogTransaction {
         Array(String(categoryID).utf8) + [0] + Array(name.utf8)
     }
 
-    /// `select` (ending in `IN`) with `values` as its list, in chunks of at most
+    /// `select` (ending in `IN`) with `values` as its list, in chunks of at most the dialect's
     /// `parametersPerStatement`; every chunk's rows, mapped.
     private func inChunks<T>(
         _ values: [CatalogValue], _ select: String, _ map: (CatalogRow) throws(CatalogError) -> T
     ) throws(CatalogError) -> [T] {
         var rows: [T] = []
-        for start in stride(from: 0, to: values.count, by: Self.parametersPerStatement) {
-            let chunk = Array(values[start..<min(start + Self.parametersPerStatement, values.count)])
+        let perStatement = db.dialect.parametersPerStatement
+        for start in stride(from: 0, to: values.count, by: perStatement) {
+            let chunk = Array(values[start..<min(start + perStatement, values.count)])
             let list = "(" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
             rows += try db.query(select + " " + list, chunk, map)
         }
@@ -128,7 +125,8 @@ extension CatalogConnection {
     /// Inserts `rows` into `table` in order, as `insert(into:id:_:)` row by row would: the same
     /// ids (a run of rows with ids, then the dialect's follow-up once, which leaves PostgreSQL's
     /// identity where the row-by-row follow-ups would), in multi-row `INSERT … VALUES (…), (…)
-    /// RETURNING id, <returning>` statements of at most `parametersPerStatement` values. Every
+    /// RETURNING id, <returning>` statements of at most the dialect's `parametersPerStatement`
+    /// values. Every
     /// statement is all or nothing, so the caller runs this in a savepoint. `readKey` names a
     /// returned row as `NewRow.key` names the rows given (keys must differ). Returns the
     /// ids in the order of `rows`.
@@ -144,7 +142,7 @@ extension CatalogConnection {
             var end = start
             while end < rows.count, (rows[end].id != nil) == explicit { end += 1 }
             let names = (explicit ? ["id"] : []) + columns
-            let perStatement = max(1, CatalogTransaction.parametersPerStatement / names.count)
+            let perStatement = max(1, dialect.parametersPerStatement / names.count)
             let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
             for chunkStart in stride(from: start, to: end, by: perStatement) {
                 let chunk = rows[chunkStart..<min(chunkStart + perStatement, end)]

@@ -11,9 +11,26 @@ package enum Timestamp {
         let ms = Int(millis - Int64(seconds) * 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), ms)
+        let year = Int(parts.tm_year) + 1900
+        guard year >= 0 else {
+            return String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", year, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), ms)
+        }
+        // What the format above writes, without `String(format:)`, which took a fifth of an
+        // import's client time (a time per record added).
+        var text = ""
+        text.reserveCapacity(24)
+        for (value, width, after) in [
+            (year, 4, "-"), (Int(parts.tm_mon) + 1, 2, "-"), (Int(parts.tm_mday), 2, "T"), (Int(parts.tm_hour), 2, ":"),
+            (Int(parts.tm_min), 2, ":"), (Int(parts.tm_sec), 2, "."), (ms, 3, "Z"),
+        ] {
+            let digits = String(value)
+            if digits.utf8.count < width { text += String(repeating: "0", count: width - digits.utf8.count) }
+            text += digits
+            text += after
+        }
+        return text
     }
 
     /// Reads a stored timestamp of `ref` (`bench run 3`) in the database at `location`,

@@ -77,7 +77,7 @@ struct CatalogCopyTests {
     @Test(arguments: CatalogBackend.all) func aCopyOfMoreRowsThanOneInsertTakesKeepsEveryRow(backend: CatalogBackend)
         throws
     {
-        let perInsert = CatalogCopy.rowsPerInsert(columns: 7)
+        let perInsert = MultiRowInsert.rowsPerStatement(columns: 7)
         #expect(perInsert > 1 && perInsert < 1_000)
         let workspace = try TestWorkspace()
         let source = try workspace.store("a.sqlite", backend: .sqlite)

@@ -116,8 +116,16 @@ final class PostgresConnection: CatalogConnection {
         return .open(path: location, reason: lost ? "connection lost: \(detail)" : "\(what): \(detail)")
     }
 
+    /// Throws when `text` holds a NUL character, which PostgreSQL's `text` cannot store.
+    func refuseNUL(_ text: String) throws(CatalogError) {
+        guard !text.utf8.contains(0) else {
+            throw CatalogError.invalidRecord(
+                path: location, reason: "text holds a nul character, which postgresql cannot store")
+        }
+    }
+
     /// Checks a result; returns it when it succeeded, else clears it and throws.
-    private func check(_ result: OpaquePointer?, _ sql: String) throws(CatalogError) -> PostgresResult {
+    func check(_ result: OpaquePointer?, _ sql: String) throws(CatalogError) -> PostgresResult {
         guard let result else { throw connectionError("no result") }
         let status = PQresultStatus(result)
         if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return PostgresResult(handle: result) }
@@ -161,10 +169,7 @@ final class PostgresConnection: CatalogConnection {
                 types.append(701)  // float8
                 owned.append(strdup(Self.text(of: v)))
             case .text(let v):
-                guard !v.utf8.contains(0) else {
-                    throw CatalogError.invalidRecord(
-                        path: location, reason: "text holds a nul character, which postgresql cannot store")
-                }
+                try refuseNUL(v)
                 types.append(25)  // text: `?1 IS NULL OR x = ?1` needs a declared type
                 owned.append(strdup(v))
             }
