@@ -42,9 +42,11 @@ final class ColorTransformCache: Sendable {
     /// Transforms built so far (for tests: a cache hit builds nothing).
     var buildCount: Int { builds.load(ordering: .relaxed) }
 
-    /// The prepared transform for `key`, built on first use.
+    /// The prepared transform for `key`, built on first use. A known sRGB profile
+    /// (`KnownSRGBProfiles`) on RGB pixels is `.identity` at once: what building would find.
     func prepared(for key: Key) -> Prepared {
-        entries.withLock { entries in
+        if key.layout == .rgba && KnownSRGBProfiles.contains(key.profile) { return .identity }
+        return entries.withLock { entries in
             if let found = entries[key] { return found }
             let made = Self.build(key)
             builds.add(1, ordering: .relaxed)
@@ -55,8 +57,8 @@ final class ColorTransformCache: Sendable {
     }
 
     /// Opens the profile, checks it fits the layout, builds the transform and tests it for
-    /// being an identity.
-    private static func build(_ key: Key) -> Prepared {
+    /// being an identity (`KnownSRGBProfilesTests` calls it to check the table).
+    static func build(_ key: Key) -> Prepared {
         let (result, message) = LittleCMS.shared.withErrors { ctx -> Prepared? in
             let source = key.profile.data.withUnsafeBytes {
                 cmsOpenProfileFromMemTHR(ctx, $0.baseAddress, UInt32(clamping: $0.count))

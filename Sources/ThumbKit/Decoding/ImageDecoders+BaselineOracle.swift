@@ -18,3 +18,33 @@ extension ImageDecoders {
         return reference == fast.pixels
     }
 }
+
+extension ImageDecoders {
+    /// The strict decoder's oracle, for the `baseline-dc` fuzz target (SPI: not API): true when
+    /// the strict decode at 1/8 (`failOnWarning`, as the desktop thumbnailer decodes) has the
+    /// same outcome with its fast paths as with libjpeg alone: the same pixels, warnings and
+    /// colour, or the same error. Only files the baseline fast path takes are decoded twice
+    /// (for the others both decodes are libjpeg's).
+    @_spi(Fuzzing)
+    public static func strictDecodeAgreesWithLibjpeg(_ bytes: [UInt8]) -> Bool {
+        let options = DecodeOptions(failOnWarning: true)
+        guard let source = try? ImageSource(bytes, path: "fuzz"), source.jpeg != nil,
+            JPEG.decodeBaselineAtOneEighth(
+                source, maxBytes: options.limits.coefficientBudgetBytes, directOnly: true) != nil
+        else { return true }
+        func outcome(fastPaths: Bool) -> Result<DecodedImage, DecodeError> {
+            Result { () throws(DecodeError) in
+                try JPEG.decode(source, options: options, scaleNumerator: 1, fastPaths: fastPaths)
+            }
+        }
+        switch (outcome(fastPaths: true), outcome(fastPaths: false)) {
+        case (.success(let fast), .success(let reference)):
+            return fast.buffer.pixels == reference.buffer.pixels && fast.warnings == reference.warnings
+                && fast.colorWarnings == reference.colorWarnings && fast.colorProfile == reference.colorProfile
+        case (.failure(let fast), .failure(let reference)):
+            return fast == reference
+        default:
+            return false
+        }
+    }
+}

@@ -46,10 +46,14 @@ extension ImageDecoders {
 
         /// Checks the limits on the full size, then decodes at `scaleNumerator`/8 into a buffer of
         /// exactly ceil(w·n/8) × ceil(h·n/8) × 4 bytes, giving up once `deadline` has passed.
+        /// `fastPaths: false` (tests only) leaves every file to libjpeg, as the reference the fast
+        /// paths are held to.
         static func decode(
-            _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never
+            _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never,
+            fastPaths: Bool = true
         ) throws(DecodeError) -> DecodedImage {
-            let start = try begin(source, options: options, scaleNumerator: scaleNumerator, deadline: deadline)
+            let start = try begin(
+                source, options: options, scaleNumerator: scaleNumerator, deadline: deadline, fastPaths: fastPaths)
             let (data, path, info) = try jpegParts(source)
             let (header, width, height) = (info.header, start.width, start.height)
             var pixels: [UInt8]
@@ -76,10 +80,18 @@ extension ImageDecoders {
         /// limits on the full size, the scaled size, a progressive file's coefficient-memory
         /// check, then its fast path at 1/8, 2/8 or 3/8, which decodes only what reaches the
         /// output (ImageDecoders+ProgressiveDC.swift; at 1/8 smoothing is off on both paths, so
-        /// they agree), or a sequential file's at 1/8 (ImageDecoders+BaselineDC.swift). `fast` is that path's image, or nil when libjpeg must decode; either way
-        /// the deadline has been checked after it (the fast path may have stopped for it).
+        /// they agree), or a sequential file's at 1/8 (ImageDecoders+BaselineDC.swift). `fast` is
+        /// that path's image, or nil when libjpeg must decode; either way the deadline has been
+        /// checked after it (the fast path may have stopped for it).
+        ///
+        /// Strict decoding (`failOnWarning`) takes the baseline path too: it answers only for a
+        /// file libjpeg reads without a warning, and then with libjpeg's pixels, so the outcome is
+        /// the same (`StrictFastPathTests` holds every corpus JPEG to that). The progressive paths
+        /// stay off then: they skip the AC scans, so they cannot know whether libjpeg would warn
+        /// about damage there.
         static func begin(
-            _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline
+            _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline,
+            fastPaths: Bool = true
         ) throws(DecodeError) -> (width: Int, height: Int, fast: [UInt8]?) {
             let (_, path, info) = try jpegParts(source)
             let header = info.header
@@ -89,12 +101,12 @@ extension ImageDecoders {
             var fast: [UInt8]? = nil
             if header.isProgressive {
                 try checkCoefficientMemory(source, scaleNumerator, options.limits)
-                if !options.failOnWarning {
+                if fastPaths && !options.failOnWarning {
                     fast = decodeProgressiveFast(
                         source, scaleNumerator: scaleNumerator, deadline: deadline,
                         maxBytes: options.limits.coefficientBudgetBytes)
                 }
-            } else if scaleNumerator == 1 && !options.failOnWarning {
+            } else if fastPaths && scaleNumerator == 1 {
                 fast =
                     decodeBaselineAtOneEighth(
                         source, deadline: deadline, maxBytes: options.limits.coefficientBudgetBytes, directOnly: true

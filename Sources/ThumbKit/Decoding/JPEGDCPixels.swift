@@ -25,35 +25,45 @@ enum JPEGDCPixels {
         let strides = components.indices.map { frame.paddedBlocksWide($0) }
         let quant = dc.quantTables.map { Int($0[0]) }
         let tables = YCCTables.shared
-        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, initialized in
-            var o = 0
-            for y in 0..<height {
-                let rowY = dc.offsets[0] + y * strides[0]
-                if isGray {
+        let (crToR, cbToB, crToG, cbToG) = (tables.crToR, tables.cbToB, tables.crToG, tables.cbToG)
+        // Every index below is inside its block grid (`offsets` and the padded strides come from
+        // the same frame), so the loop reads the coefficients without Array's checks.
+        return dc.coefficients.withUnsafeBufferPointer { coefficients in
+            [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, initialized in
+                precondition(
+                    components.indices.allSatisfy {
+                        dc.offsets[$0] + (height - 1) * strides[$0] + width <= coefficients.count
+                    }, "Output size outside the DC grid.")
+                var o = 0
+                for y in 0..<height {
+                    let rowY = dc.offsets[0] + y * strides[0]
+                    if isGray {
+                        for x in 0..<width {
+                            let v = UInt8(sample(coefficients[rowY + x], quant: quant[0]))
+                            out[o] = v
+                            out[o + 1] = v
+                            out[o + 2] = v
+                            out[o + 3] = 255
+                            o += 4
+                        }
+                        continue
+                    }
+                    let rowCb = dc.offsets[1] + y * strides[1]
+                    let rowCr = dc.offsets[2] + y * strides[2]
+                    let (qY, qCb, qCr) = (quant[0], quant[1], quant[2])
                     for x in 0..<width {
-                        let v = UInt8(sample(dc.coefficients[rowY + x], quant: quant[0]))
-                        out[o] = v
-                        out[o + 1] = v
-                        out[o + 2] = v
+                        let luma = sample(coefficients[rowY + x], quant: qY)
+                        let cb = sample(coefficients[rowCb + x], quant: qCb)
+                        let cr = sample(coefficients[rowCr + x], quant: qCr)
+                        out[o] = clamp(luma + crToR[cr])
+                        out[o + 1] = clamp(luma + (cbToG[cb] + crToG[cr]) >> 16)
+                        out[o + 2] = clamp(luma + cbToB[cb])
                         out[o + 3] = 255
                         o += 4
                     }
-                    continue
                 }
-                let rowCb = dc.offsets[1] + y * strides[1]
-                let rowCr = dc.offsets[2] + y * strides[2]
-                for x in 0..<width {
-                    let luma = sample(dc.coefficients[rowY + x], quant: quant[0])
-                    let cb = sample(dc.coefficients[rowCb + x], quant: quant[1])
-                    let cr = sample(dc.coefficients[rowCr + x], quant: quant[2])
-                    out[o] = clamp(luma + tables.crToR[cr])
-                    out[o + 1] = clamp(luma + (tables.cbToG[cb] + tables.crToG[cr]) >> 16)
-                    out[o + 2] = clamp(luma + tables.cbToB[cb])
-                    out[o + 3] = 255
-                    o += 4
-                }
+                initialized = width * height * 4
             }
-            initialized = width * height * 4
         }
     }
 

@@ -11,7 +11,7 @@ extension JPEGProgressiveCoefficients {
     /// the kept AC positions, every other AC symbol skipped unstored. Nil on any doubt: another
     /// frame type, several scans, a scan that is not Ss=0 Se=63 Ah=Al=0, a missing table, a bad
     /// code, data running out, a wrong restart marker, bytes left after the last MCU, a DC value
-    /// outside 16 bits; and when the coefficients would take more than `maxBytes` or once
+    /// outside 16 bits, a segment after the scan other than COM and APP1–APP15; and when the coefficients would take more than `maxBytes` or once
     /// `deadline` has passed (checked before each row of MCUs).
     static func decodeSequential(
         _ layout: JPEGScanLayout, kept: [[Int]], deadline: Deadline = .never, maxBytes: Int = .max
@@ -25,6 +25,10 @@ extension JPEGProgressiveCoefficients {
             case .frame:
                 continue
             case .segment(let marker, let range):
+                // libjpeg reads on to EOI after the scan, and a JFIF APP0 there whose major
+                // version is not 1 makes it warn (before the scan, the header's warning count
+                // covers that): after the scan only COM and APP1–APP15 may follow.
+                guard decoded == nil || marker == 0xFE || (0xE1...0xEF).contains(marker) else { return nil }
                 guard tables.apply(segment: marker, at: range, of: layout.bytes) else { return nil }
             case .scan(let scan):
                 if deadline.hasPassed { return nil }
