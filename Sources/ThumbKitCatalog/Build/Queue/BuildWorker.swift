@@ -142,6 +142,12 @@ public struct BuildWorker: Sendable {
         let worker = self
         let renewer = LeaseRenewer(queue: queue, worker: id, lease: options.lease, clock: clock)
         let lossesBefore = builder.store.connectionLosses
+        let settled: @Sendable (RecordRef, [String]) -> Void = { record, failures in
+            finished.withLock { $0[record] = failures }
+        }
+        let batch = CommitBatch(
+            queue: queue, worker: id, claims: claims, retryAt: { worker.retryAt(attempt: $0) }, onSettled: settled,
+            onLost: { record in lost.withLock { _ = $0.insert(record) } })
         var report = builder.build(
             only: claims.map(\.record), onNote: onNote,
             commitGuard: BuildCommitGuard(
@@ -159,8 +165,11 @@ public struct BuildWorker: Sendable {
                     let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
                     try queue.settle(
                         record, failure: reason, attempts: attempt, retryAt: worker.retryAt(attempt: attempt), in: tx)
-                    finished.withLock { $0[record] = failures }
-                }))
+                    settled(record, failures)
+                }, batch: batch))
+        // The records still waiting are committed now, together; their leases are renewed
+        // until then.
+        report.add(batch.flush())
         renewer.stop()
         // The catalog's connection dropped during the batch (it is lost now, or was reopened
         // meanwhile): a record with nothing committed was cut off by the drop, not failed. It
@@ -179,28 +188,28 @@ public struct BuildWorker: Sendable {
         report.failed = report.failures.count
         (report.failures + (dropped ? newShared : [])).forEach(onFailure)
 
+        // Nothing committed: current, deleted, or the build could not start (a shared failure,
+        // then the record's reason). Finished together, in one transaction.
+        let reason = shared.isEmpty ? nil : shared.joined(separator: "; ")
+        let unsettled = claims.filter { !gone.contains($0.record) && done[$0.record] == nil }
+        if dropped && !unsettled.isEmpty {
+            try queue.release(unsettled, worker: id)
+        }
+        let unfinished =
+            dropped ? [] : try queue.finish(unsettled.map { ($0, reason) }, worker: id, retryAt: retryAt(attempt:))
         for claim in claims {
             let record = claim.record
             func event(_ status: Event.Status, _ error: String?) {
                 onEvent(Event(record: "\(record)", status: status, attempt: claim.attempt, worker: id, error: error))
             }
-            if gone.contains(record) {
+            if gone.contains(record) || unfinished.contains(record) {
                 event(.lost, nil)
             } else if let failures = done[record] {
                 event(failures.isEmpty ? .built : .failed, failures.isEmpty ? nil : failures.joined(separator: "; "))
             } else if dropped {
-                try queue.release([claim], worker: id)
                 event(.lost, "the catalog's connection dropped before its commit; queued again")
             } else {
-                // Nothing committed: current, deleted, or the build could not start (a shared
-                // failure, then the record's reason).
-                let reason = shared.isEmpty ? nil : shared.joined(separator: "; ")
-                do {
-                    try queue.finish(claim, worker: id, failure: reason, retryAt: retryAt(attempt: claim.attempt))
-                    event(reason == nil ? .built : .failed, reason)
-                } catch is BuildQueue.LostClaim {
-                    event(.lost, nil)
-                }
+                event(reason == nil ? .built : .failed, reason)
             }
         }
         return report
