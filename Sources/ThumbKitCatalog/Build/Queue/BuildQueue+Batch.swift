@@ -35,8 +35,9 @@ extension BuildQueue {
         case .sqlite:
             var held: Set<RecordRef> = []
             for claim in sorted {
+                let record = claim.record
                 let values: [CatalogValue] = [
-                    .text(claim.record.kind.rawValue), .integer(claim.record.id), .text(worker), .integer(claim.sequence),
+                    .text(record.kind.rawValue), .integer(record.id), .text(worker), .integer(claim.sequence),
                 ]
                 if try tx.db.queryFirst(sql.fence, values, { $0.int(0) }) != nil { held.insert(claim.record) }
             }

@@ -6,10 +6,12 @@ import ThumbKit
 /// workers (threads, processes or hosts) on the same catalog and output folder.
 ///
 /// Each batch: claim up to `batch` rows, renew their leases every `lease / 3` while
-/// `CatalogBuilder.build(only:)` makes them, and finish each row inside the record's own
-/// row-commit transaction (the `BuildCommitGuard`): removed when built, put back with the reason
-/// when the build failed, and nothing written at all when the claim was lost. Records the build
-/// had nothing to commit for are finished in a transaction of their own.
+/// `CatalogBuilder.build(only:)` makes them, and commit the built bugs and foods together in
+/// one transaction (`CommitBatch`: one fence for all, every 64 records or 100 ms and at the
+/// batch's end): each row removed when built, put back with the reason when the build failed,
+/// and nothing written at all for a record whose claim was lost. The `app` entry commits alone
+/// (exclusive), fenced by the `BuildCommitGuard`. Records the build had nothing to commit for
+/// are finished together in one more transaction. Events are reported after those commits.
 ///
 /// A lost claim records nothing: the build renames every file into place before its commit,
 /// and output names are tagged with their content, so those files hold the very bytes the
