@@ -61,7 +61,12 @@ struct PendingCommit: Sendable {
     /// row describes any more, and whether anything was recorded (false when the record went
     /// or changed while its files were made: its queue row is then left to the change, which
     /// queued it again, as it always was).
-    func record(in tx: CatalogTransaction) throws -> (BuildReport, [String], Bool) {
+    ///
+    /// `batchFenced`: the batch's fence held for the record in `tx`. The record is then not
+    /// read again: every change of a built column (title or name, category, picture, its hash)
+    /// and its deletion reset or remove its queue row (the schema's triggers), so a fence that
+    /// held proves the record is as the build's snapshot (read after the claim) saw it.
+    func record(in tx: CatalogTransaction, batchFenced: Bool = false) throws -> (BuildReport, [String], Bool) {
         let unit = build.unit
         let folder = build.folder
         var report = BuildReport()
@@ -69,6 +74,9 @@ struct PendingCommit: Sendable {
         // new title, which names its folder): nothing is recorded, the files this build
         // wrote go (the change queued the record again, and whoever made it builds it anew).
         switch record.kind {
+        case .bug where batchFenced, .food where batchFenced:
+            if let hashUpdate, record.kind == .bug { _ = try tx.setImage(bugID: record.id, image: hashUpdate) }
+            if let hashUpdate, record.kind == .food { _ = try tx.setImage(foodID: record.id, image: hashUpdate) }
         case .bug:
             guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path, bug.title == unit.title
             else {
