@@ -168,6 +168,8 @@ public struct CatalogBuilder: Sendable {
             run(
                 work, folder: folder, prepared: prepared, progress: progress, onFailure: onFailure,
                 commitGuard: commitGuard))
+        // A queue worker's batch commits before the sweep, which would take its files.
+        commitGuard?.batch?.flush()
 
         if full {
             do {

@@ -30,7 +30,7 @@ struct UnitBuild {
     var scheduler: (BatchScheduler, index: Int)? = nil
 
     /// A made output, waiting for its row.
-    private struct Made {
+    struct Made: Sendable {
         let output: PlannedOutput
         /// The encoded file (nil for an attached file made elsewhere).
         let bytes: [UInt8]?
@@ -164,7 +164,7 @@ struct UnitBuild {
     /// writes nothing). Only inside the commit transaction, after the fence held: its name
     /// carries no content tag, so a worker whose claim was lost must never write it (it would
     /// name the icons of a logo the catalog no longer has, over the new owner's file).
-    private func writeIconContents(_ contents: Data) throws {
+    func writeIconContents(_ contents: Data) throws {
         if BuildUnit.hasIconContents(contents, in: folder) { return }
         try folder.requireReplaceable(AppIcon.contentsPath)
         try FileIO.writeAtomically([UInt8](contents), to: folder.absolute(AppIcon.contentsPath))
@@ -174,108 +174,21 @@ struct UnitBuild {
 
     /// Records `made` in one transaction, removes rows no recipe wants, writes the untagged
     /// `iconContents` (after the fence, under its lock), then removes the files no row
-    /// describes any more.
+    /// describes any more. A fenced bug or food whose guard collects commits (`CommitBatch`)
+    /// is handed to it instead, and recorded with the batch's other records in one transaction.
     private func commit(_ made: [Made], hashUpdate: ImageRef?, iconContents: Data?, failures: [String]) throws
         -> BuildReport
     {
         guard !made.isEmpty || hashUpdate != nil || iconContents != nil || unit.removesUnwanted else {
             return BuildReport()
         }
-        let report: BuildReport
-        let orphans: [String]
-        do {
-            (report, orphans) = try recordRows(
-                made, hashUpdate: hashUpdate, iconContents: iconContents, failures: failures)
-        } catch {
-            // Refused (a lost claim) or failed: nothing was recorded, so nothing describes the
-            // files this build wrote. Exclusive: a shared commit of the record's new owner may
-            // be between finding such a file in place and recording it.
-            if !made.isEmpty { try? store.write { tx in try removeUnrecorded(made, in: tx) } }
-            throw error
+        let pending = PendingCommit(
+            build: self, made: made, hashUpdate: hashUpdate, iconContents: iconContents, failures: failures)
+        if let batch = commitGuard?.batch, unit.record.kind != .app, batch.holds(unit.record) {
+            batch.add(pending)
+            return BuildReport()
         }
-        for path in orphans { folder.remove(path) }
-        return report
-    }
-
-    /// `commit`'s transaction: returns the report and the old files no row describes any more.
-    private func recordRows(_ made: [Made], hashUpdate: ImageRef?, iconContents: Data?, failures: [String]) throws
-        -> (BuildReport, [String])
-    {
-        let record = unit.record
-        let wanted = unit.wantedKeys
-        // A fenced bug/food commit runs beside other such commits (the fence row-locks its
-        // queue row first, and it writes only its own record's rows and tagged files); the app
-        // unit (shared strips, app icons, `Contents.json`) and any unfenced commit exclude
-        // every other writer. Docs: `WriteLockMode`, docs/scale-out.md "Locks".
-        let mode: WriteLockMode = commitGuard != nil && record.kind != .app ? .shared : .exclusive
-        return try store.write(mode: mode) { tx -> (BuildReport, [String]) in
-            try commitGuard?.check(tx, record)  // scale-out: before any row; throwing rolls back
-            var report = BuildReport()
-            // The record may have gone or changed while its files were made (a new picture, or a
-            // new title, which names its folder): nothing is recorded, the files this build
-            // wrote go (the change queued the record again, and whoever made it builds it anew).
-            switch record.kind {
-            case .bug:
-                guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path, bug.title == unit.title
-                else {
-                    try removeUnrecorded(made, in: tx)
-                    return (report, [])
-                }
-                if let hashUpdate, bug.image == unit.image { try tx.setImage(bugID: record.id, image: hashUpdate) }
-            case .food:
-                guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path,
-                    food.name == unit.title
-                else {
-                    try removeUnrecorded(made, in: tx)
-                    return (report, [])
-                }
-                if let hashUpdate, food.image == unit.image { try tx.setImage(foodID: record.id, image: hashUpdate) }
-            case .app:
-                break
-            }
-            var candidates: [String] = []
-            for item in made {
-                let output = item.output
-                let size: Int
-                if let bytes = item.bytes {
-                    // A concurrent build's sweep may have taken the file: the lock is held now.
-                    if folder.fileSize(output.path) != bytes.count {
-                        try folder.requireReplaceable(output.path)
-                        try FileIO.writeAtomically(bytes, to: folder.absolute(output.path))
-                    }
-                    size = bytes.count
-                } else if let existing = folder.fileSize(output.path) {
-                    size = existing
-                } else {
-                    report.fail("\(folder.absolute(output.path)): the shared file is missing; run the build again")
-                    continue
-                }
-                if let old = try tx.output(output.key), old.path != output.path {
-                    // Remade under another name (a new source, title or recipe): the old output
-                    // goes, and counts as removed (`catalog rename` and `set-image` said 0).
-                    candidates.append(old.path)
-                    report.removed += 1
-                }
-                try tx.upsertOutput(
-                    OutputValues(
-                        record: record, recipe: output.key.recipe, kind: output.kind, scale: output.key.scale,
-                        path: output.path, width: item.width, height: item.height, format: output.format, bytes: size,
-                        sourceSHA256: output.sourceSHA256))
-                report.made += 1
-            }
-            if unit.removesUnwanted {
-                let removed = try tx.deleteOutputs(for: record, keeping: wanted)
-                report.removed += removed.count
-                candidates += removed.map(\.path)
-            }
-            // The one output whose name is not tagged with its content: written last, once the
-            // rows it names are in place, under the fence's lock (the write lock, and on
-            // PostgreSQL the queue row's FOR UPDATE), so no lost claim can reach it.
-            if let iconContents { try writeIconContents(iconContents) }
-            let orphans = try Set(candidates).filter { try !tx.isOutputPathReferenced($0) }
-            try commitGuard?.finish(tx, record, failures + report.failures)  // scale-out: settle the queue row
-            return (report, orphans.sorted())
-        }
+        return try pending.commitAlone()
     }
 
     /// Removes the files of `made` that no row describes, inside `tx` (so under the write lock,
@@ -284,7 +197,7 @@ struct UnitBuild {
     /// record retitled meanwhile sit in its old folder beside the new one. A concurrent build
     /// that wrote a file of the same (content-tagged) name and has not committed yet writes it
     /// again in its commit when it finds it gone; a file of another size is not this build's.
-    private func removeUnrecorded(_ made: [Made], in tx: CatalogTransaction) throws {
+    func removeUnrecorded(_ made: [Made], in tx: CatalogTransaction) throws {
         for item in made {
             guard let bytes = item.bytes, folder.fileSize(item.output.path) == bytes.count,
                 try !tx.isOutputPathReferenced(item.output.path)

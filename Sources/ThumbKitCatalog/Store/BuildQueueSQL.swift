@@ -126,6 +126,28 @@ package struct BuildQueueSQL: Sendable {
         }
     }
 
+    /// The batch commit's fence (`CommitBatch`), PostgreSQL: of the rows named by three arrays
+    /// (parameters: kinds `{"food",…}`, ids, claim sequences, each a PostgreSQL array literal,
+    /// then the worker), the ones this worker still holds under that claim, locked `FOR UPDATE`
+    /// in key order (the sort runs below the row locks), so two batches over overlapping
+    /// records lock them in the same order and cannot deadlock. Columns: kind, id. SQLite runs
+    /// `fence` per record instead, inside its one write transaction.
+    package let fenceBatch = """
+        SELECT q.record_kind, q.record_id FROM build_queue q
+        JOIN unnest(?::text[], ?::bigint[], ?::bigint[]) AS f(kind, id, seq)
+          ON q.record_kind = f.kind AND q.record_id = f.id AND q.claim_seq = f.seq
+        WHERE q.worker_id = ?
+        ORDER BY q.record_kind, q.record_id
+        FOR UPDATE OF q
+        """
+
+    /// `settleBuilt` for every built record of a batch whose fence held, PostgreSQL
+    /// (parameters: kinds, ids, as in `fenceBatch`).
+    package let settleBuiltBatch = """
+        DELETE FROM build_queue q USING unnest(?::text[], ?::bigint[]) AS f(kind, id)
+        WHERE q.record_kind = f.kind AND q.record_id = f.id
+        """
+
     /// Last in the commit that passed the fence: the built record leaves the queue (parameters:
     /// kind, id). Not fenced again: inside that transaction only the commit itself touched the
     /// row (the record's own hash update, whose trigger queued it again).

@@ -59,7 +59,9 @@ extension CatalogTransaction {
         guard values.scale >= 1, values.width >= 1, values.height >= 1, values.bytes >= 0 else {
             throw CatalogError.invalidRecord(path: ref, reason: "scale, width and height must be at least 1")
         }
-        try db.run(
+        let stamp = now
+        // RETURNING rather than a read-back: one statement per row (the batch commit's count).
+        let id = try db.queryFirst(
             """
             INSERT INTO outputs (record_kind, record_id, recipe, kind, scale, path, width, height, format, bytes,
                                  source_sha256, created_at)
@@ -68,17 +70,19 @@ extension CatalogTransaction {
                 kind = excluded.kind, path = excluded.path, width = excluded.width, height = excluded.height,
                 format = excluded.format, bytes = excluded.bytes, source_sha256 = excluded.source_sha256,
                 created_at = excluded.created_at
+            RETURNING id
             """,
             [
                 .text(values.record.kind.rawValue), .integer(values.record.id), .text(values.recipe),
                 .text(values.kind.rawValue), .integer(values.scale), .text(values.path), .integer(values.width),
                 .integer(values.height), .text(values.format.rawValue), .integer(values.bytes),
-                .text(values.sourceSHA256), .text(now),
-            ])
-        guard let stored = try output(values.key) else {
+                .text(values.sourceSHA256), .text(stamp),
+            ]
+        ) { $0.int(0) }
+        guard let id else {
             throw CatalogError.database(path: connection.location, reason: "\(ref) vanished after it was written")
         }
-        return stored
+        return OutputRecord(id: id, values: values, createdAt: try date(stamp, "output \(id)"))
     }
 
     /// Deletes the output row with this key. Returns whether it existed.
@@ -96,7 +100,12 @@ extension CatalogTransaction {
         -> [OutputRecord]
     {
         let stale = try outputs(for: record).filter { !keep.contains($0.values.key) }
-        for row in stale { try db.run("DELETE FROM outputs WHERE id = ?", [.integer(row.id)]) }
+        try deleteOutputs(stale)
         return stale
+    }
+
+    /// Deletes these output rows (by row id).
+    public func deleteOutputs(_ rows: [OutputRecord]) throws(CatalogError) {
+        for row in rows { try db.run("DELETE FROM outputs WHERE id = ?", [.integer(row.id)]) }
     }
 }

@@ -14,11 +14,23 @@ public struct BuildCommitGuard: Sendable {
     public let finish:
         @Sendable (_ transaction: CatalogTransaction, _ record: RecordRef, _ failures: [String]) throws -> Void
 
+    /// A worker's batch: the records it holds are committed together there (`CommitBatch`),
+    /// and `check`/`finish` run only for a record the batch had to commit alone.
+    let batch: CommitBatch?
+
     public init(
         check: @escaping @Sendable (CatalogTransaction, RecordRef) throws -> Void,
         finish: @escaping @Sendable (CatalogTransaction, RecordRef, [String]) throws -> Void
     ) {
+        self.init(check: check, finish: finish, batch: nil)
+    }
+
+    init(
+        check: @escaping @Sendable (CatalogTransaction, RecordRef) throws -> Void,
+        finish: @escaping @Sendable (CatalogTransaction, RecordRef, [String]) throws -> Void, batch: CommitBatch?
+    ) {
         self.check = check
         self.finish = finish
+        self.batch = batch
     }
 }

@@ -144,7 +144,7 @@ public struct BuildQueue: Sendable {
         }
     }
 
-    private static func record(_ row: CatalogRow) throws(CatalogError) -> RecordRef {
+    static func record(_ row: CatalogRow) throws(CatalogError) -> RecordRef {
         guard let kind = RecordKind(rawValue: row.string(0)) else {
             throw CatalogError.corrupt(path: "build_queue", reason: "unknown record kind '\(row.string(0))'")
         }

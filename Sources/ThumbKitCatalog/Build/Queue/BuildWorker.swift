@@ -6,10 +6,12 @@ import ThumbKit
 /// workers (threads, processes or hosts) on the same catalog and output folder.
 ///
 /// Each batch: claim up to `batch` rows, renew their leases every `lease / 3` while
-/// `CatalogBuilder.build(only:)` makes them, and finish each row inside the record's own
-/// row-commit transaction (the `BuildCommitGuard`): removed when built, put back with the reason
-/// when the build failed, and nothing written at all when the claim was lost. Records the build
-/// had nothing to commit for are finished in a transaction of their own.
+/// `CatalogBuilder.build(only:)` makes them, and commit the built bugs and foods together in
+/// one transaction (`CommitBatch`: one fence for all, every 64 records or 100 ms and at the
+/// batch's end): each row removed when built, put back with the reason when the build failed,
+/// and nothing written at all for a record whose claim was lost. The `app` entry commits alone
+/// (exclusive), fenced by the `BuildCommitGuard`. Records the build had nothing to commit for
+/// are finished together in one more transaction. Events are reported after those commits.
 ///
 /// A lost claim records nothing: the build renames every file into place before its commit,
 /// and output names are tagged with their content, so those files hold the very bytes the
@@ -142,6 +144,12 @@ public struct BuildWorker: Sendable {
         let worker = self
         let renewer = LeaseRenewer(queue: queue, worker: id, lease: options.lease, clock: clock)
         let lossesBefore = builder.store.connectionLosses
+        let settled: @Sendable (RecordRef, [String]) -> Void = { record, failures in
+            finished.withLock { $0[record] = failures }
+        }
+        let batch = CommitBatch(
+            queue: queue, worker: id, claims: claims, retryAt: { worker.retryAt(attempt: $0) }, onSettled: settled,
+            onLost: { record in lost.withLock { _ = $0.insert(record) } })
         var report = builder.build(
             only: claims.map(\.record), onNote: onNote,
             commitGuard: BuildCommitGuard(
@@ -159,8 +167,11 @@ public struct BuildWorker: Sendable {
                     let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
                     try queue.settle(
                         record, failure: reason, attempts: attempt, retryAt: worker.retryAt(attempt: attempt), in: tx)
-                    finished.withLock { $0[record] = failures }
-                }))
+                    settled(record, failures)
+                }, batch: batch))
+        // The records still waiting are committed now, together; their leases are renewed
+        // until then.
+        report.add(batch.flush())
         renewer.stop()
         // The catalog's connection dropped during the batch (it is lost now, or was reopened
         // meanwhile): a record with nothing committed was cut off by the drop, not failed. It
@@ -179,28 +190,28 @@ public struct BuildWorker: Sendable {
         report.failed = report.failures.count
         (report.failures + (dropped ? newShared : [])).forEach(onFailure)
 
+        // Nothing committed: current, deleted, or the build could not start (a shared failure,
+        // then the record's reason). Finished together, in one transaction.
+        let reason = shared.isEmpty ? nil : shared.joined(separator: "; ")
+        let unsettled = claims.filter { !gone.contains($0.record) && done[$0.record] == nil }
+        if dropped && !unsettled.isEmpty {
+            try queue.release(unsettled, worker: id)
+        }
+        let unfinished =
+            dropped ? [] : try queue.finish(unsettled.map { ($0, reason) }, worker: id, retryAt: retryAt(attempt:))
         for claim in claims {
             let record = claim.record
             func event(_ status: Event.Status, _ error: String?) {
                 onEvent(Event(record: "\(record)", status: status, attempt: claim.attempt, worker: id, error: error))
             }
-            if gone.contains(record) {
+            if gone.contains(record) || unfinished.contains(record) {
                 event(.lost, nil)
             } else if let failures = done[record] {
                 event(failures.isEmpty ? .built : .failed, failures.isEmpty ? nil : failures.joined(separator: "; "))
             } else if dropped {
-                try queue.release([claim], worker: id)
                 event(.lost, "the catalog's connection dropped before its commit; queued again")
             } else {
-                // Nothing committed: current, deleted, or the build could not start (a shared
-                // failure, then the record's reason).
-                let reason = shared.isEmpty ? nil : shared.joined(separator: "; ")
-                do {
-                    try queue.finish(claim, worker: id, failure: reason, retryAt: retryAt(attempt: claim.attempt))
-                    event(reason == nil ? .built : .failed, reason)
-                } catch is BuildQueue.LostClaim {
-                    event(.lost, nil)
-                }
+                event(reason == nil ? .built : .failed, reason)
             }
         }
         return report

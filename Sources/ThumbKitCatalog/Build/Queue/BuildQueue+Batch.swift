@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+/// The statements of a batch commit (`CommitBatch`): one fence for all its records, one
+/// settle for all that were built, and the fenced finish of records with nothing to commit,
+/// all inside the caller's one transaction. PostgreSQL gets one statement each (arrays);
+/// SQLite, whose write transaction already excludes every other writer, loops.
+extension BuildQueue {
+    /// `claims` sorted by key (kind, id): the order every batch locks its rows in.
+    static func keyOrder(_ claims: [Claim]) -> [Claim] {
+        claims.sorted { ($0.record.kind.rawValue, $0.record.id) < ($1.record.kind.rawValue, $1.record.id) }
+    }
+
+    /// A PostgreSQL array literal of `values` (record kinds and numbers only: no quoting needed
+    /// beyond the double quotes around each kind).
+    private static func array(_ values: [String]) -> CatalogValue { .text("{" + values.joined(separator: ",") + "}") }
+
+    /// The fence of every claim in `claims` at once, first in the batch's transaction: the
+    /// records `worker` still holds under those very claims, their rows locked until the commit
+    /// (PostgreSQL: in key order). A record missing from the answer lost its claim.
+    func check(_ claims: [Claim], worker: String, in tx: CatalogTransaction) throws -> Set<RecordRef> {
+        let sorted = Self.keyOrder(claims)
+        guard !sorted.isEmpty else { return [] }
+        switch sql.dialect {
+        case .postgres:
+            let rows = try tx.db.query(
+                sql.fenceBatch,
+                [
+                    Self.array(sorted.map { "\"\($0.record.kind.rawValue)\"" }),
+                    Self.array(sorted.map { "\($0.record.id)" }), Self.array(sorted.map { "\($0.sequence)" }),
+                    .text(worker),
+                ]
+            ) { row throws(CatalogError) in try Self.record(row) }
+            return Set(rows)
+        case .sqlite:
+            var held: Set<RecordRef> = []
+            for claim in sorted {
+                let record = claim.record
+                let values: [CatalogValue] = [
+                    .text(record.kind.rawValue), .integer(record.id), .text(worker), .integer(claim.sequence),
+                ]
+                if try tx.db.queryFirst(sql.fence, values, { $0.int(0) }) != nil { held.insert(claim.record) }
+            }
+            return held
+        }
+    }
+
+    /// Last in the batch's transaction, for records whose fence held: the built ones (no
+    /// failures) leave the queue, one statement for all on PostgreSQL; each failed one goes
+    /// back with its reasons, claimable at `retryAt(attempt)`.
+    func settle(
+        _ records: [(claim: Claim, failures: [String])], retryAt: (Int) -> Date, in tx: CatalogTransaction
+    ) throws {
+        let built = records.filter { $0.failures.isEmpty }.map(\.claim.record)
+        for (claim, failures) in records where !failures.isEmpty {
+            try settle(
+                claim.record, failure: failures.joined(separator: "; "), attempts: claim.attempt,
+                retryAt: retryAt(claim.attempt), in: tx)
+        }
+        guard !built.isEmpty else { return }
+        switch sql.dialect {
+        case .postgres:
+            try tx.db.run(
+                sql.settleBuiltBatch,
+                [Self.array(built.map { "\"\($0.kind.rawValue)\"" }), Self.array(built.map { "\($0.id)" })])
+        case .sqlite:
+            for record in built { try settle(record, failure: nil, attempts: 0, retryAt: Date(), in: tx) }
+        }
+    }
+
+    /// `finish` of several claims (records the build had nothing to commit for) in one
+    /// transaction, in key order: returns the records whose claim was lost (nothing changed
+    /// for them; the others are removed, or put back with their reason).
+    func finish(_ claims: [(claim: Claim, failure: String?)], worker: String, retryAt: (Int) -> Date) throws
+        -> Set<RecordRef>
+    {
+        guard !claims.isEmpty else { return [] }
+        let failures = Dictionary(claims.map { ($0.claim.record, $0.failure) }, uniquingKeysWith: { a, _ in a })
+        // Shared: each fenced UPDATE/DELETE row-locks its record's row, in key order.
+        return try store.write(mode: .shared) { tx in
+            var lost: Set<RecordRef> = []
+            for claim in Self.keyOrder(claims.map(\.claim)) {
+                do {
+                    try finish(
+                        claim, worker: worker, failure: failures[claim.record] ?? nil,
+                        retryAt: retryAt(claim.attempt), in: tx)
+                } catch is LostClaim {
+                    lost.insert(claim.record)
+                }
+            }
+            return lost
+        }
+    }
+}
