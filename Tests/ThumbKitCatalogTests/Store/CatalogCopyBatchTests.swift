@@ -9,19 +9,6 @@ import ThumbKitCatalogTestSupport
 /// STDIN` per table into PostgreSQL): rows split over many statements or data messages, and
 /// values the COPY text format must escape, arrive exactly.
 struct CatalogCopyBatchTests {
-    /// Every copied table's rows, as text, in id order.
-    private func contents(_ store: CatalogStore) throws -> [String: [String]] {
-        try store.read { tx in
-            var result: [String: [String]] = [:]
-            for table in CatalogCopy.tables {
-                result[table.name] = try tx.connection.query(
-                    "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY 1"
-                ) { row in (0..<Int32(table.columns.count)).map { "\(row.value($0))" }.joined(separator: "|") }
-            }
-            return result
-        }
-    }
-
     /// 1,000 bugs and 1,000 foods in batches of 7 rows (143 batches, the last one short): every
     /// row arrives, with its id, and the next id follows the largest.
     @Test(arguments: CatalogBackend.all) func aCopyInManySmallBatchesKeepsEveryRow(backend: CatalogBackend) throws {
@@ -38,8 +25,8 @@ struct CatalogCopyBatchTests {
         let target = try workspace.store("b.sqlite", backend: backend)
         let counts = try CatalogCopy.copy(from: source, to: target, rowsPerBatch: 7)
         #expect(counts["bugs"] == 1_000 && counts["foods"] == 1_000 && counts["categories"] == 1)
-        let copied = try contents(target)
-        let original = try contents(source)
+        let copied = try target.copiedTableContents()
+        let original = try source.copiedTableContents()
         #expect(copied["bugs"]?.count == 1_000)
         for table in CatalogCopy.tables {
             #expect(copied[table.name] == original[table.name], "\(table.name)")
@@ -81,7 +68,7 @@ struct CatalogCopyBatchTests {
         try CatalogCopy.copy(from: source, to: target, rowsPerBatch: 2)
         let copiedTitles = try target.bugs().sorted { $0.id < $1.id }.map(\.title)
         #expect(copiedTitles.map { Array($0.utf8) } == titles.map { Array($0.utf8) })
-        #expect(try contents(target) == contents(source))
+        #expect(try target.copiedTableContents() == source.copiedTableContents())
         let copiedLong = try target.read { tx in
             try tx.connection.queryFirst("SELECT value FROM settings WHERE key = 'long'") { $0.string(0) }
         }

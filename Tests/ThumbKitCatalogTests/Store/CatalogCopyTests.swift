@@ -59,19 +59,6 @@ struct CatalogCopyTests {
         #expect(catalogError { try CatalogCopy.copy(from: source, to: target) } != nil)
     }
 
-    /// Every copied table's rows, as text, in id order.
-    private func contents(_ store: CatalogStore) throws -> [String: [String]] {
-        try store.read { tx in
-            var result: [String: [String]] = [:]
-            for table in CatalogCopy.tables {
-                result[table.name] = try tx.connection.query(
-                    "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY 1"
-                ) { row in (0..<Int32(table.columns.count)).map { "\(row.value($0))" }.joined(separator: "|") }
-            }
-            return result
-        }
-    }
-
     /// Rows go over in many-row INSERTs: more rows than one INSERT takes (two full batches and a
     /// part), with NULLs, quotes and non-ASCII text among them, arrive exactly, in every table.
     @Test(arguments: CatalogBackend.all) func aCopyOfMoreRowsThanOneInsertTakesKeepsEveryRow(backend: CatalogBackend)
@@ -96,11 +83,27 @@ struct CatalogCopyTests {
         let target = try workspace.store("b.sqlite", backend: backend)
         let counts = try CatalogCopy.copy(from: source, to: target)
         #expect(counts["bugs"] == count && counts["foods"] == perInsert + 1)
-        let copied = try contents(target)
-        let original = try contents(source)
+        let copied = try target.copiedTableContents()
+        let original = try source.copiedTableContents()
         for table in CatalogCopy.tables {
             #expect(copied[table.name] == original[table.name], "\(table.name)")
         }
         #expect(try target.write { try $0.addBug(title: "Next") }.id == 2 * count + 1)
+    }
+}
+
+extension CatalogStore {
+    /// Every table `CatalogCopy` copies, its rows as text in id order: what a copy must carry
+    /// over exactly.
+    func copiedTableContents() throws -> [String: [String]] {
+        try read { tx in
+            var result: [String: [String]] = [:]
+            for table in CatalogCopy.tables {
+                result[table.name] = try tx.connection.query(
+                    "SELECT \(table.columns.joined(separator: ", ")) FROM \(table.name) ORDER BY 1"
+                ) { row in (0..<Int32(table.columns.count)).map { "\(row.value($0))" }.joined(separator: "|") }
+            }
+            return result
+        }
     }
 }

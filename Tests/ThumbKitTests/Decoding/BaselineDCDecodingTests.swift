@@ -153,21 +153,9 @@ struct BaselineDCDecodingTests {
         // Flip bits all over the entropy-coded data (restart markers included). Wherever the
         // fast path still answers, libjpeg must read the damaged file the same way, without a warning.
         let data = try TestImages.bytes(of: name)
-        let layout = try #require(JPEGScanLayout(data))
-        let range = try #require(
-            layout.parts.compactMap { part -> Range<Int>? in
-                if case .scan(let scan) = part { return scan.data }
-                return nil
-            }.first)
-        var state: UInt32 = 11
         var answered = 0
         var fellBack = 0
-        for _ in 0..<300 {
-            state = state &* 1_664_525 &+ 1_013_904_223
-            let index = range.lowerBound + Int(state >> 8) % range.count
-            state = state &* 1_664_525 &+ 1_013_904_223
-            var damaged = data
-            damaged[index] ^= UInt8(1 << (state % 8))
+        for (index, damaged) in try EntropyDamage.bitFlips(of: data, count: 300, seed: 11) {
             if try Self.check(damaged, "\(name) byte \(index)") == nil {
                 fellBack += 1
                 _ = try? ImageDecoders.decode(damaged, path: "damaged.jpg", minimumScale: 0.1)

@@ -77,21 +77,11 @@ struct StrictFastPathTests {
         // short: whatever the fast path does, the strict outcome must be libjpeg's.
         let data = try TestImages.bytes(of: name)
         #expect(Self.check(data, name))
-        let layout = try #require(JPEGScanLayout(data))
-        let range = try #require(
-            layout.parts.compactMap { part -> Range<Int>? in
-                if case .scan(let scan) = part { return scan.data }
-                return nil
-            }.first)
-        var state: UInt32 = 29
+        let range = try EntropyDamage.firstScan(of: data)
         var taken = 0
-        for _ in 0..<200 {
-            state = state &* 1_664_525 &+ 1_013_904_223
-            let index = range.lowerBound + Int(state >> 8) % range.count
-            state = state &* 1_664_525 &+ 1_013_904_223
-            var damaged = data
-            damaged[index] ^= UInt8(1 << (state % 8))
-            if Self.check(damaged, "\(name) byte \(index)") { taken += 1 }
+        for (index, damaged) in try EntropyDamage.bitFlips(of: data, count: 200, seed: 29)
+        where Self.check(damaged, "\(name) byte \(index)") {
+            taken += 1
         }
         for cut in stride(from: range.lowerBound, to: data.count, by: max(1, range.count / 37)) {
             #expect(!Self.check(Array(data.prefix(cut)), "\(name) cut at \(cut)"))
