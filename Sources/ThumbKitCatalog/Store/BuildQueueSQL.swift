@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-/// The build queue's statements, for each SQL dialect the catalog speaks. Everything the queue
-/// does is here, so the one place where SQLite and PostgreSQL differ (how a claim takes its rows)
-/// sits side by side; the rest is plain SQL both accept. Parameters are `?` (PostgreSQL's
-/// connection numbers them, see `PostgresPlaceholders`); times are epoch milliseconds.
+/// The build queue's statements, for each SQL dialect the catalog speaks (`CatalogDialect`).
+/// Everything the queue does is here, so the places where SQLite and PostgreSQL differ (how a
+/// claim takes its rows, the fence's row lock, how a batch commit fences and settles) sit side
+/// by side; the rest is plain SQL both accept. Parameters are `?` (PostgreSQL's connection
+/// numbers them, see `PostgresPlaceholders`); times are epoch milliseconds.
 package struct BuildQueueSQL: Sendable {
-    /// The database the statements are for.
-    package enum Dialect: Sendable {
-        case sqlite
-        case postgres
-    }
+    /// The database the statements are for (the catalog's one dialect enum).
+    package let dialect: CatalogDialect
 
-    package let dialect: Dialect
-
-    package init(dialect: Dialect = .sqlite) {
+    package init(dialect: CatalogDialect = .sqlite) {
         self.dialect = dialect
     }
 
@@ -126,27 +122,43 @@ package struct BuildQueueSQL: Sendable {
         }
     }
 
-    /// The batch commit's fence (`CommitBatch`), PostgreSQL: of the rows named by three arrays
-    /// (parameters: kinds `{"food",…}`, ids, claim sequences, each a PostgreSQL array literal,
-    /// then the worker), the ones this worker still holds under that claim, locked `FOR UPDATE`
-    /// in key order (the sort runs below the row locks), so two batches over overlapping
-    /// records lock them in the same order and cannot deadlock. Columns: kind, id. SQLite runs
-    /// `fence` per record instead, inside its one write transaction.
-    package let fenceBatch = """
-        SELECT q.record_kind, q.record_id FROM build_queue q
-        JOIN unnest(?::text[], ?::bigint[], ?::bigint[]) AS f(kind, id, seq)
-          ON q.record_kind = f.kind AND q.record_id = f.id AND q.claim_seq = f.seq
-        WHERE q.worker_id = ?
-        ORDER BY q.record_kind, q.record_id
-        FOR UPDATE OF q
-        """
+    /// How a batch commit (`CommitBatch`) fences its records and settles the built ones: one
+    /// statement each over arrays, or the per-record statements in a loop.
+    package enum Batch: Sendable {
+        /// PostgreSQL. `fence`: of the rows named by three arrays (parameters: kinds
+        /// `{"food",…}`, ids, claim sequences, each a PostgreSQL array literal, then the
+        /// worker), the ones this worker still holds under that claim, locked `FOR UPDATE` in
+        /// key order (the sort runs below the row locks), so two batches over overlapping
+        /// records lock them in the same order and cannot deadlock; columns: kind, id.
+        /// `settle`: `settleBuilt` for every built record whose fence held (parameters: kinds,
+        /// ids, as in `fence`).
+        case arrays(fence: String, settle: String)
+        /// SQLite: `fence` and `settleBuilt` per record, inside the one write transaction that
+        /// already excludes every other writer.
+        case perRecord
+    }
 
-    /// `settleBuilt` for every built record of a batch whose fence held, PostgreSQL
-    /// (parameters: kinds, ids, as in `fenceBatch`).
-    package let settleBuiltBatch = """
-        DELETE FROM build_queue q USING unnest(?::text[], ?::bigint[]) AS f(kind, id)
-        WHERE q.record_kind = f.kind AND q.record_id = f.id
-        """
+    /// The batch commit's statements for this dialect.
+    package var batch: Batch {
+        switch dialect {
+        case .postgres:
+            return .arrays(
+                fence: """
+                    SELECT q.record_kind, q.record_id FROM build_queue q
+                    JOIN unnest(?::text[], ?::bigint[], ?::bigint[]) AS f(kind, id, seq)
+                      ON q.record_kind = f.kind AND q.record_id = f.id AND q.claim_seq = f.seq
+                    WHERE q.worker_id = ?
+                    ORDER BY q.record_kind, q.record_id
+                    FOR UPDATE OF q
+                    """,
+                settle: """
+                    DELETE FROM build_queue q USING unnest(?::text[], ?::bigint[]) AS f(kind, id)
+                    WHERE q.record_kind = f.kind AND q.record_id = f.id
+                    """)
+        case .sqlite:
+            return .perRecord
+        }
+    }
 
     /// Last in the commit that passed the fence: the built record leaves the queue (parameters:
     /// kind, id). Not fenced again: inside that transaction only the commit itself touched the

@@ -51,6 +51,14 @@ package enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The SQL dialect of the database here.
+    package var dialect: CatalogDialect {
+        switch self {
+        case .sqlite: return .sqlite
+        case .postgres: return .postgres
+        }
+    }
+
     /// Same as `redacted`.
     package var description: String { redacted }
 

@@ -21,10 +21,10 @@ extension BuildQueue {
     func check(_ claims: [Claim], worker: String, in tx: CatalogTransaction) throws -> Set<RecordRef> {
         let sorted = Self.keyOrder(claims)
         guard !sorted.isEmpty else { return [] }
-        switch sql.dialect {
-        case .postgres:
+        switch sql.batch {
+        case .arrays(let fence, _):
             let rows = try tx.db.query(
-                sql.fenceBatch,
+                fence,
                 [
                     Self.array(sorted.map { "\"\($0.record.kind.rawValue)\"" }),
                     Self.array(sorted.map { "\($0.record.id)" }), Self.array(sorted.map { "\($0.sequence)" }),
@@ -32,7 +32,7 @@ extension BuildQueue {
                 ]
             ) { row throws(CatalogError) in try Self.record(row) }
             return Set(rows)
-        case .sqlite:
+        case .perRecord:
             var held: Set<RecordRef> = []
             for claim in sorted {
                 let record = claim.record
@@ -58,12 +58,12 @@ extension BuildQueue {
                 retryAt: retryAt(claim.attempt), in: tx)
         }
         guard !built.isEmpty else { return }
-        switch sql.dialect {
-        case .postgres:
+        switch sql.batch {
+        case .arrays(_, let settle):
             try tx.db.run(
-                sql.settleBuiltBatch,
+                settle,
                 [Self.array(built.map { "\"\($0.kind.rawValue)\"" }), Self.array(built.map { "\($0.id)" })])
-        case .sqlite:
+        case .perRecord:
             for record in built { try settle(record, failure: nil, attempts: 0, retryAt: Date(), in: tx) }
         }
     }

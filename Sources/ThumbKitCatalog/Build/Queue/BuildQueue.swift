@@ -71,12 +71,7 @@ public struct BuildQueue: Sendable {
 
     /// The queue of `store`'s catalog, with the statements of its database.
     public init(store: CatalogStore, maxAttempts: Int = 5) {
-        let dialect: BuildQueueSQL.Dialect
-        switch store.location {
-        case .sqlite: dialect = .sqlite
-        case .postgres: dialect = .postgres
-        }
-        self.init(store: store, sql: BuildQueueSQL(dialect: dialect), maxAttempts: maxAttempts)
+        self.init(store: store, sql: BuildQueueSQL(dialect: store.location.dialect), maxAttempts: maxAttempts)
     }
 
     package init(store: CatalogStore, sql: BuildQueueSQL, maxAttempts: Int) {
