@@ -46,10 +46,8 @@ enum QueueOptions {
         BuildQueue(store: store, maxAttempts: try arguments[maxAttempts])
     }
 
-    /// `--batch`, or 4 × `jobs`: a claim costs a transaction on the one claim key, so each
-    /// takes enough rows to keep every job busy for a while (the lanes share them, see
-    /// `BuildWorker+Lanes`).
+    /// `--batch`, or `BuildWorker.Options.defaultBatch(jobs:)` (4 × `jobs`).
     static func batch(_ arguments: ParsedArguments, jobs: Int) throws(UsageError) -> Int {
-        try arguments[batch] ?? 4 * jobs
+        try arguments[batch] ?? BuildWorker.Options.defaultBatch(jobs: jobs)
     }
 }

@@ -10,16 +10,28 @@ struct BuildSnapshot {
     var foods: [Food]
     var assets: CatalogAssets
     var rows: [OutputRecord]
+    /// The catalog's id when it has one (read with the assets, in the same query): nil before
+    /// the catalog's first build, which then makes it (`CatalogStore.catalogID()`).
+    var catalogID: String?
+
+    /// The assets and the catalog id, in one query.
+    private static func settings(_ tx: CatalogTransaction) throws(CatalogError) -> (CatalogAssets, String?) {
+        let values = try tx.settings(CatalogAssets.keys.map(\.key) + [CatalogTransaction.catalogIDKey])
+        return (CatalogAssets(settings: values), values[CatalogTransaction.catalogIDKey])
+    }
 
     /// Every record and output row.
     static func all(_ tx: CatalogTransaction) throws(CatalogError) -> BuildSnapshot {
-        BuildSnapshot(bugs: try tx.bugs(), foods: try tx.foods(), assets: try tx.assets(), rows: try tx.outputs())
+        let (assets, catalogID) = try settings(tx)
+        return BuildSnapshot(
+            bugs: try tx.bugs(), foods: try tx.foods(), assets: assets, rows: try tx.outputs(), catalogID: catalogID)
     }
 
     /// The records in `records` that exist, their rows, and the app's rows when a bug is among
     /// them. Reads nothing of any other record.
     static func of(_ records: [RecordRef], _ tx: CatalogTransaction) throws(CatalogError) -> BuildSnapshot {
-        var snapshot = BuildSnapshot(bugs: [], foods: [], assets: try tx.assets(), rows: [])
+        let (assets, catalogID) = try settings(tx)
+        var snapshot = BuildSnapshot(bugs: [], foods: [], assets: assets, rows: [], catalogID: catalogID)
         var seen: Set<RecordRef> = []
         for record in records where seen.insert(record).inserted {
             switch record.kind {

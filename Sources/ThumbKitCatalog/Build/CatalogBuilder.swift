@@ -112,10 +112,11 @@ public struct CatalogBuilder: Sendable {
         let full = records == nil || records!.contains(.app)
         do {
             try folder.create()
-            let catalogID = try store.catalogID()
             let snapshot = try store.read { tx in
                 full ? try BuildSnapshot.all(tx) : try BuildSnapshot.of(records ?? [], tx)
             }
+            // Read with the snapshot; made (a write) only by the catalog's first build.
+            let catalogID = try snapshot.catalogID ?? store.catalogID()
             let sources = Self.sourcePaths(bugs: snapshot.bugs, foods: snapshot.foods, assets: snapshot.assets)
             if let line = Self.sourceInsideOutput(sources, root: outputDirectory) {
                 fail(line)

@@ -23,6 +23,11 @@ public struct CatalogAssets: Sendable, Hashable, Codable {
         self.imagesDir = imagesDir
     }
 
+    /// The fields found among `settings` (settings keys to values).
+    init(settings: [String: String]) {
+        for (key, field) in Self.keys { self[keyPath: field] = settings[key] }
+    }
+
     /// The settings key of each field, in a fixed order.
     static var keys: [(key: String, field: WritableKeyPath<CatalogAssets, String?>)] {
         [

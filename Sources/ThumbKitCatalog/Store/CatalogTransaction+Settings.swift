@@ -19,11 +19,20 @@ extension CatalogTransaction {
         }
     }
 
+    /// The values of `keys` that are set, in one query (a build reads its assets and the
+    /// catalog id once per batch; a statement each was a round trip each on PostgreSQL).
+    func settings(_ keys: [String]) throws(CatalogError) -> [String: String] {
+        guard !keys.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+        let pairs = try db.query("SELECT key, value FROM settings WHERE key IN (\(marks))", keys.map { .text($0) }) {
+            row throws(CatalogError) in (row.string(0), row.string(1))
+        }
+        return Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The rating icons, logo and images folder.
     public func assets() throws(CatalogError) -> CatalogAssets {
-        var assets = CatalogAssets()
-        for (key, field) in CatalogAssets.keys { assets[keyPath: field] = try setting(key) }
-        return assets
+        CatalogAssets(settings: try settings(CatalogAssets.keys.map(\.key)))
     }
 
     /// Stores every field of `assets` (nil fields are removed).

@@ -32,6 +32,11 @@ public struct BuildWorker: Sendable {
         /// lease (lease × 2^(attempt−1), at most an hour), for long-running workers.
         public var retryDelay: Duration?
 
+        /// The batch when none is given: 4 × `jobs`. A claim costs a transaction on the one
+        /// claim key, so each takes enough rows to keep every job busy for a while (the lanes
+        /// share them, see `BuildWorker+Lanes`).
+        package static func defaultBatch(jobs: Int) -> Int { 4 * max(1, jobs) }
+
         public init(lease: Duration = .seconds(30), batch: Int = 4, retryDelay: Duration? = nil) {
             self.lease = lease
             self.batch = max(1, batch)
