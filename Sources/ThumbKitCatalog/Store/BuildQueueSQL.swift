@@ -96,6 +96,40 @@ package struct BuildQueueSQL: Sendable {
         WHERE build_queue.worker_id IS NULL OR build_queue.lease_until <= ?
         """
 
+    /// How the planning pass writes its verdicts: one statement per record (`plan`,
+    /// `dropCurrent`), or one for all the stale records and one for all the current ones.
+    package enum Planning: Sendable {
+        /// PostgreSQL: `plan` and `dropCurrent` over arrays of kinds and ids (parameters:
+        /// kinds, ids as PostgreSQL array literals, then `plan`'s enqueued at and now, or
+        /// `dropCurrent`'s now). Each record appears once, so the upsert never meets a row
+        /// twice. 2,000 records were 2,000 round trips inside the exclusive lock.
+        case arrays(plan: String, drop: String)
+        /// SQLite: `plan` and `dropCurrent` per record, in-process calls.
+        case perRecord
+    }
+
+    /// The planning pass's statements for this dialect.
+    package var planning: Planning {
+        switch dialect {
+        case .postgres:
+            return .arrays(
+                plan: """
+                    INSERT INTO build_queue (record_kind, record_id, attempts, enqueued_at)
+                    SELECT f.kind, f.id, 0, ?::text FROM unnest(?::text[], ?::bigint[]) AS f(kind, id)
+                    ORDER BY f.kind, f.id
+                    ON CONFLICT (record_kind, record_id) DO UPDATE SET worker_id = NULL, lease_until = NULL,
+                        attempts = 0, last_error = NULL
+                    WHERE build_queue.worker_id IS NULL OR build_queue.lease_until <= ?
+                    """,
+                drop: """
+                    DELETE FROM build_queue q USING unnest(?::text[], ?::bigint[]) AS f(kind, id)
+                    WHERE q.record_kind = f.kind AND q.record_id = f.id AND (q.worker_id IS NULL OR q.lease_until <= ?)
+                    """)
+        case .sqlite:
+            return .perRecord
+        }
+    }
+
     /// Removes the row of a record the planning pass found current, unless a worker holds it
     /// under a live lease (parameters: kind, id, now). Safe because planning reads the records
     /// and changes the queue in one write transaction: a later change queues the record again.
@@ -196,9 +230,15 @@ package struct BuildQueueSQL: Sendable {
         WHERE record_kind = ? AND record_id = ? AND \(Self.held) AND attempts > 0
         """
 
-    /// How many rows other workers hold under live leases (parameters: now, worker).
-    package let heldByOthers = """
-        SELECT COUNT(*) FROM build_queue WHERE worker_id IS NOT NULL AND lease_until > ? AND worker_id <> ?
+    /// How many rows are not done and not this worker's to finish now (parameters: now,
+    /// worker, now, max attempts): held by other workers under live leases, or claimable (free
+    /// or lease run out, attempts left; the app entry's rule aside). One query, so one
+    /// snapshot: a claim that found nothing because another worker held the app entry, which
+    /// that worker then committed, still finds the bugs it freed here, and the drain goes on.
+    package let unfinished = """
+        SELECT COUNT(*) FROM build_queue
+        WHERE (worker_id IS NOT NULL AND lease_until > ? AND worker_id <> ?)
+           OR ((lease_until IS NULL OR lease_until <= ?) AND attempts < ?)
         """
 
     /// Every row, for `status` and tests.

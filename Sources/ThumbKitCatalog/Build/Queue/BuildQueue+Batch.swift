@@ -13,7 +13,7 @@ extension BuildQueue {
 
     /// A PostgreSQL array literal of `values` (record kinds and numbers only: no quoting needed
     /// beyond the double quotes around each kind).
-    private static func array(_ values: [String]) -> CatalogValue { .text("{" + values.joined(separator: ",") + "}") }
+    static func array(_ values: [String]) -> CatalogValue { .text("{" + values.joined(separator: ",") + "}") }
 
     /// The fence of every claim in `claims` at once, first in the batch's transaction: the
     /// records `worker` still holds under those very claims, their rows locked until the commit
@@ -89,6 +89,30 @@ extension BuildQueue {
                 }
             }
             return lost
+        }
+    }
+
+    /// The planning pass's verdicts, inside its exclusive transaction: `stale` records are
+    /// queued (or their rows freed and reset, unless a worker holds them under a live lease),
+    /// and the rows of `current` ones removed, nobody holding them. PostgreSQL: one statement
+    /// each (`BuildQueueSQL.planning`); SQLite: one per record.
+    func plan(stale: [RecordRef], current: [RecordRef], now: Date, in tx: CatalogTransaction) throws {
+        let nowMs = CatalogValue.integer(Int(Self.millis(now)))
+        if !stale.isEmpty { tx.queuedWork() }
+        switch sql.planning {
+        case .arrays(let plan, let drop):
+            func arrays(_ records: [RecordRef]) -> [CatalogValue] {
+                [Self.array(records.map { "\"\($0.kind.rawValue)\"" }), Self.array(records.map { "\($0.id)" })]
+            }
+            if !stale.isEmpty { try tx.db.run(plan, [.text(tx.now)] + arrays(stale) + [nowMs]) }
+            if !current.isEmpty { try tx.db.run(drop, arrays(current) + [nowMs]) }
+        case .perRecord:
+            for record in stale {
+                try tx.db.run(sql.plan, [.text(record.kind.rawValue), .integer(record.id), .text(tx.now), nowMs])
+            }
+            for record in current {
+                try tx.db.run(sql.dropCurrent, [.text(record.kind.rawValue), .integer(record.id), nowMs])
+            }
         }
     }
 }

@@ -220,10 +220,13 @@ public struct BuildQueue: Sendable {
         }
     }
 
-    /// How many rows other workers hold under leases that have not run out at `now`.
-    public func heldByOthers(worker: String, now: Date) throws -> Int {
-        try store.read { tx in
-            try tx.db.queryFirst(sql.heldByOthers, [.integer(Int(Self.millis(now))), .text(worker)]) { $0.int(0) } ?? 0
+    /// How many rows are still to be done by someone other than `worker` at `now`: held by
+    /// other workers under leases that have not run out, or claimable (`BuildQueueSQL.unfinished`).
+    /// A drain ends when a claim found nothing and this is 0.
+    public func unfinished(worker: String, now: Date) throws -> Int {
+        let now = CatalogValue.integer(Int(Self.millis(now)))
+        return try store.read { tx in
+            try tx.db.queryFirst(sql.unfinished, [now, .text(worker), now, .integer(maxAttempts)]) { $0.int(0) } ?? 0
         }
     }
 

@@ -17,8 +17,8 @@ import ThumbKit
 /// worker holds about `batch` rows at a time with one claim per `batch` records. A lane with
 /// nothing to claim waits while a
 /// sibling is still building (its record may free the bugs, which wait for the app entry), and
-/// ends when nothing is claimable, no sibling is building and no other worker holds a live
-/// lease. The callbacks are all made on the thread that called `drain`.
+/// ends when nothing is claimable, no sibling is building and `BuildQueue.unfinished` finds
+/// nothing left for others (no live lease of another worker, nothing claimable). The callbacks are all made on the thread that called `drain`.
 extension BuildWorker {
     /// `drain` in `lanes` lanes (see above).
     func drain(
@@ -96,7 +96,7 @@ extension BuildWorker {
                 state.end(report)
                 lockedInARow = 0
                 if report != nil || state.awaitSibling(since: generation, timeout: idle) { continue }
-                if try queue.heldByOthers(worker: id, now: clock.now()) == 0 { return }
+                if try queue.unfinished(worker: id, now: clock.now()) == 0 { return }
                 state.wait(idle)
             }
         } catch {

@@ -222,9 +222,11 @@ public struct BuildWorker: Sendable {
         return report
     }
 
-    /// `thumbkit build`: batches until nothing is claimable and no other worker holds a live
-    /// lease (a row another worker holds is waited for: it ends built, or its lease runs out
-    /// and it is claimed here). A builder with more than one job drains in that many lanes,
+    /// `thumbkit build`: batches until a claim finds nothing and `BuildQueue.unfinished` finds
+    /// no row another worker holds under a live lease and none claimable (a row another worker
+    /// holds is waited for: it ends built, or its lease runs out and it is claimed here; a
+    /// claim that found nothing while another worker held the app entry is tried again once
+    /// that entry's commit freed the bugs, rather than ending the drain with them queued). A builder with more than one job drains in that many lanes,
     /// each claiming and building on its own (`BuildWorker+Lanes`); the callbacks are made on
     /// the calling thread either way. A dropped connection is reopened as in `serve`; any error
     /// that ends the drain comes as `Stopped`, with what was built until then.
@@ -244,7 +246,7 @@ public struct BuildWorker: Sendable {
                     lockedInARow = 0
                     continue
                 }
-                if try queue.heldByOthers(worker: id, now: clock.now()) == 0 { return total }
+                if try queue.unfinished(worker: id, now: clock.now()) == 0 { return total }
                 lockedInARow = 0
             } catch CatalogError.locked(let path, let reason) where lockedInARow < Self.lockedRetries {
                 // Another builder held the lock past the busy timeout (four builds planning at

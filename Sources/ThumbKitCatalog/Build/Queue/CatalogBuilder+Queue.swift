@@ -66,22 +66,20 @@ extension CatalogBuilder {
                 [planner.appUnit(full: true, logo: logo)] + bugs.map(planner.unit(for:))
                 + foods.map(planner.unit(for:))
             let rowsByRecord = Dictionary(grouping: rows, by: \.record)
-            let nowMs = Int(BuildQueue.millis(now))
+            var current: [RecordRef] = []
             for unit in units {
                 let check = unit.isCurrent(rows: rowsByRecord[unit.record] ?? [], folder: folder)
-                let key: [CatalogValue] = [.text(unit.record.kind.rawValue), .integer(unit.record.id)]
                 // A folder not yet this catalog's: the app entry's build creates and claims it
                 // (or reports whose it is), as a single build always does.
                 let claimsFolder = unit.record == .app && !plan.folderOwned
                 if check.current, !claimsFolder {
                     if unit.countsUpToDate { plan.upToDate += check.outputs }
-                    try tx.db.run(queue.sql.dropCurrent, key + [.integer(nowMs)])
+                    current.append(unit.record)
                 } else {
-                    tx.queuedWork()
-                    try tx.db.run(queue.sql.plan, key + [.text(tx.now), .integer(nowMs)])
                     plan.queued.append(unit.record)
                 }
             }
+            try queue.plan(stale: plan.queued, current: current, now: now, in: tx)
             return plan
         }
     }

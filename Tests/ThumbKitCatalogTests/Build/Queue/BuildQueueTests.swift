@@ -76,7 +76,7 @@ struct BuildQueueTests {
         let held = try #require(try f.entry(.bug(1)))
         #expect(held.workerID == "a" && held.attempts == 1)
         #expect(held.leaseUntil == BuildQueue.millis(clock.now()) + 10_000)
-        #expect(try queue.heldByOthers(worker: "a", now: clock.now()) == 1)
+        #expect(try queue.unfinished(worker: "a", now: clock.now()) == 1)
     }
 
     @Test(arguments: CatalogBackend.all) func anExpiredLeaseIsClaimedAgainAndTheOldHolderIsFencedOff(
@@ -187,6 +187,33 @@ struct BuildQueueTests {
         try queue.finish(first[0], worker: "a", failure: nil, retryAt: clock.now())
         let after = try queue.claim(worker: "b", limit: 10, lease: .seconds(10), now: clock.now())
         #expect(after.map(\.record) == [.bug(1), .bug(2)])
+    }
+
+    /// Four `build -j 1` started together: one found nothing to claim while another held the
+    /// app entry, that one committed it, and the first then saw no live lease of anyone and
+    /// ended at once, having made nothing, with the bugs claimable. `unfinished` reads the
+    /// held rows and the claimable ones in one snapshot, so it sees the freed bugs.
+    @Test(arguments: CatalogBackend.all) func aClaimThatFoundNothingBeforeTheAppEntryCommittedStillSeesTheBugs(
+        backend: CatalogBackend
+    ) throws {
+        let f = try Fixture(backend)
+        let (store, queue, clock) = (f.store, f.queue, f.clock)
+        try f.addBugs(2)
+        try f.workspace.addAssets(to: store)  // the rating icons queue the app and every bug
+        let app = try queue.claim(worker: "a", limit: 1, lease: .seconds(10), now: clock.now())
+        #expect(app.map(\.record) == [.app])
+        #expect(try queue.claim(worker: "b", limit: 10, lease: .seconds(10), now: clock.now()) == [])
+        #expect(try queue.unfinished(worker: "b", now: clock.now()) == 3)  // the app entry, and the bugs
+        try queue.finish(app[0], worker: "a", failure: nil, retryAt: clock.now())
+        // Nobody holds anything now, but the bugs are there to claim: b must not end.
+        #expect(try queue.unfinished(worker: "b", now: clock.now()) == 2)
+        // Claimed by b: nothing left for b but its own; a waits for them until they are done.
+        let bugs = try queue.claim(worker: "b", limit: 10, lease: .seconds(10), now: clock.now())
+        #expect(bugs.map(\.record) == [.bug(1), .bug(2)])
+        #expect(try queue.unfinished(worker: "b", now: clock.now()) == 0)
+        #expect(try queue.unfinished(worker: "a", now: clock.now()) == 2)
+        for bug in bugs { try queue.finish(bug, worker: "b", failure: nil, retryAt: clock.now()) }
+        #expect(try queue.unfinished(worker: "a", now: clock.now()) == 0)
     }
 
     @Test(arguments: CatalogBackend.all) func releasingHandsRowsBackWithoutCountingTheAttempt(backend: CatalogBackend)
