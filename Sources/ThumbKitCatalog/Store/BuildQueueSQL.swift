@@ -99,10 +99,10 @@ package struct BuildQueueSQL: Sendable {
     /// How the planning pass writes its verdicts: one statement per record (`plan`,
     /// `dropCurrent`), or one for all the stale records and one for all the current ones.
     package enum Planning: Sendable {
-        /// PostgreSQL: `plan` and `dropCurrent` over arrays of kinds and ids (parameters:
-        /// kinds, ids as PostgreSQL array literals, then `plan`'s enqueued at and now, or
-        /// `dropCurrent`'s now). Each record appears once, so the upsert never meets a row
-        /// twice. 2,000 records were 2,000 round trips inside the exclusive lock.
+        /// PostgreSQL: `plan` and `dropCurrent` over arrays of kinds and ids, each a PostgreSQL
+        /// array literal (parameters: `plan` enqueued at, kinds, ids, now; `drop` kinds, ids,
+        /// now). Each record appears once, so the upsert never meets a row twice. 2,000
+        /// records were 2,000 round trips inside the exclusive lock.
         case arrays(plan: String, drop: String)
         /// SQLite: `plan` and `dropCurrent` per record, in-process calls.
         case perRecord
