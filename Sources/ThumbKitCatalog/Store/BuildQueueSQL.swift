@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /// The build queue's statements, for each SQL dialect the catalog speaks (`CatalogDialect`).
 /// Everything the queue does is here, so the places where SQLite and PostgreSQL differ (how a
-/// claim takes its rows, the fence's row lock, how a batch commit fences and settles) sit side
-/// by side; the rest is plain SQL both accept. Parameters are `?` (PostgreSQL's connection
-/// numbers them, see `PostgresPlaceholders`); times are epoch milliseconds.
+/// claim takes its rows, the fence's row lock, the statements over arrays) sit side by side;
+/// the rest is plain SQL both accept. Parameters are `?` (PostgreSQL's connection numbers
+/// them, see `PostgresPlaceholders`); times are epoch milliseconds.
 package struct BuildQueueSQL: Sendable {
     /// The database the statements are for (the catalog's one dialect enum).
     package let dialect: CatalogDialect
@@ -96,40 +96,6 @@ package struct BuildQueueSQL: Sendable {
         WHERE build_queue.worker_id IS NULL OR build_queue.lease_until <= ?
         """
 
-    /// How the planning pass writes its verdicts: one statement per record (`plan`,
-    /// `dropCurrent`), or one for all the stale records and one for all the current ones.
-    package enum Planning: Sendable {
-        /// PostgreSQL: `plan` and `dropCurrent` over arrays of kinds and ids, each a PostgreSQL
-        /// array literal (parameters: `plan` enqueued at, kinds, ids, now; `drop` kinds, ids,
-        /// now). Each record appears once, so the upsert never meets a row twice. 2,000
-        /// records were 2,000 round trips inside the exclusive lock.
-        case arrays(plan: String, drop: String)
-        /// SQLite: `plan` and `dropCurrent` per record, in-process calls.
-        case perRecord
-    }
-
-    /// The planning pass's statements for this dialect.
-    package var planning: Planning {
-        switch dialect {
-        case .postgres:
-            return .arrays(
-                plan: """
-                    INSERT INTO build_queue (record_kind, record_id, attempts, enqueued_at)
-                    SELECT f.kind, f.id, 0, ?::text FROM unnest(?::text[], ?::bigint[]) AS f(kind, id)
-                    ORDER BY f.kind, f.id
-                    ON CONFLICT (record_kind, record_id) DO UPDATE SET worker_id = NULL, lease_until = NULL,
-                        attempts = 0, last_error = NULL
-                    WHERE build_queue.worker_id IS NULL OR build_queue.lease_until <= ?
-                    """,
-                drop: """
-                    DELETE FROM build_queue q USING unnest(?::text[], ?::bigint[]) AS f(kind, id)
-                    WHERE q.record_kind = f.kind AND q.record_id = f.id AND (q.worker_id IS NULL OR q.lease_until <= ?)
-                    """)
-        case .sqlite:
-            return .perRecord
-        }
-    }
-
     /// Removes the row of a record the planning pass found current, unless a worker holds it
     /// under a live lease (parameters: kind, id, now). Safe because planning reads the records
     /// and changes the queue in one write transaction: a later change queues the record again.
@@ -156,41 +122,58 @@ package struct BuildQueueSQL: Sendable {
         }
     }
 
-    /// How a batch commit (`CommitBatch`) fences its records and settles the built ones: one
-    /// statement each over arrays, or the per-record statements in a loop.
-    package enum Batch: Sendable {
-        /// PostgreSQL. `fence`: of the rows named by three arrays (parameters: kinds
-        /// `{"food",…}`, ids, claim sequences, each a PostgreSQL array literal, then the
-        /// worker), the ones this worker still holds under that claim, locked `FOR UPDATE` in
-        /// key order (the sort runs below the row locks), so two batches over overlapping
-        /// records lock them in the same order and cannot deadlock; columns: kind, id.
-        /// `settle`: `settleBuilt` for every built record whose fence held (parameters: kinds,
-        /// ids, as in `fence`).
-        case arrays(fence: String, settle: String)
-        /// SQLite: `fence` and `settleBuilt` per record, inside the one write transaction that
-        /// already excludes every other writer.
-        case perRecord
+    /// The statements that take many records at once, over PostgreSQL arrays (each parameter a
+    /// PostgreSQL array literal: kinds `{"food",…}`, ids, claim sequences). SQLite has none
+    /// (`arrays` is nil): it runs the per-record statements in a loop, in-process calls inside
+    /// one write transaction that already excludes every other writer.
+    package struct ArrayStatements: Sendable {
+        /// The batch commit's fence (`CommitBatch`): of the rows named by three arrays
+        /// (parameters: kinds, ids, claim sequences, then the worker), the ones this worker
+        /// still holds under that claim, locked `FOR UPDATE` in key order (the sort runs below
+        /// the row locks), so two batches over overlapping records lock them in the same order
+        /// and cannot deadlock. Columns: kind, id. Per record: `fence`.
+        package let fence = """
+            SELECT q.record_kind, q.record_id FROM build_queue q
+            JOIN unnest(?::text[], ?::bigint[], ?::bigint[]) AS f(kind, id, seq)
+              ON q.record_kind = f.kind AND q.record_id = f.id AND q.claim_seq = f.seq
+            WHERE q.worker_id = ?
+            ORDER BY q.record_kind, q.record_id
+            FOR UPDATE OF q
+            """
+
+        /// `settleBuilt` for every built record of a batch whose fence held (parameters: kinds,
+        /// ids).
+        package let settle = """
+            DELETE FROM build_queue q USING unnest(?::text[], ?::bigint[]) AS f(kind, id)
+            WHERE q.record_kind = f.kind AND q.record_id = f.id
+            """
+
+        /// `plan` for every stale record of a planning pass (parameters: enqueued at, kinds,
+        /// ids, now). Each record appears once, so the upsert never meets a row twice. One
+        /// statement per record was 2,000 round trips for 2,000 records, inside the exclusive
+        /// lock.
+        package let plan = """
+            INSERT INTO build_queue (record_kind, record_id, attempts, enqueued_at)
+            SELECT f.kind, f.id, 0, ?::text FROM unnest(?::text[], ?::bigint[]) AS f(kind, id)
+            ORDER BY f.kind, f.id
+            ON CONFLICT (record_kind, record_id) DO UPDATE SET worker_id = NULL, lease_until = NULL,
+                attempts = 0, last_error = NULL
+            WHERE build_queue.worker_id IS NULL OR build_queue.lease_until <= ?
+            """
+
+        /// `dropCurrent` for every current record of a planning pass (parameters: kinds, ids,
+        /// now).
+        package let dropCurrent = """
+            DELETE FROM build_queue q USING unnest(?::text[], ?::bigint[]) AS f(kind, id)
+            WHERE q.record_kind = f.kind AND q.record_id = f.id AND (q.worker_id IS NULL OR q.lease_until <= ?)
+            """
     }
 
-    /// The batch commit's statements for this dialect.
-    package var batch: Batch {
+    /// The array statements on PostgreSQL; nil on SQLite (see `ArrayStatements`).
+    package var arrays: ArrayStatements? {
         switch dialect {
-        case .postgres:
-            return .arrays(
-                fence: """
-                    SELECT q.record_kind, q.record_id FROM build_queue q
-                    JOIN unnest(?::text[], ?::bigint[], ?::bigint[]) AS f(kind, id, seq)
-                      ON q.record_kind = f.kind AND q.record_id = f.id AND q.claim_seq = f.seq
-                    WHERE q.worker_id = ?
-                    ORDER BY q.record_kind, q.record_id
-                    FOR UPDATE OF q
-                    """,
-                settle: """
-                    DELETE FROM build_queue q USING unnest(?::text[], ?::bigint[]) AS f(kind, id)
-                    WHERE q.record_kind = f.kind AND q.record_id = f.id
-                    """)
-        case .sqlite:
-            return .perRecord
+        case .postgres: return ArrayStatements()
+        case .sqlite: return nil
         }
     }
 

@@ -82,10 +82,7 @@ extension CatalogConnection {
     package func insert(into table: String, id: Int?, _ columns: [(String, CatalogValue)]) throws(CatalogError) -> Int {
         let names = (id == nil ? [] : ["id"]) + columns.map(\.0)
         let values = (id.map { [CatalogValue.integer($0)] } ?? []) + columns.map(\.1)
-        let sql =
-            "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-        let newID = try insertReturningID(sql, values)
+        let newID = try insertReturningID(MultiRowInsert.statement(table, columns: names, rows: 1), values)
         if id != nil, let follow = dialect.afterExplicitID(table: table) { try run(follow) }
         return newID
     }

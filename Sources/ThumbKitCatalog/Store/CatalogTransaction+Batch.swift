@@ -106,8 +106,7 @@ extension CatalogTransaction {
         let perStatement = db.dialect.parametersPerStatement
         for start in stride(from: 0, to: values.count, by: perStatement) {
             let chunk = Array(values[start..<min(start + perStatement, values.count)])
-            let list = "(" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
-            rows += try db.query(select + " " + list, chunk, map)
+            rows += try db.query(select + " " + MultiRowInsert.tuple(chunk.count), chunk, map)
         }
         return rows
     }
@@ -143,13 +142,10 @@ extension CatalogConnection {
             while end < rows.count, (rows[end].id != nil) == explicit { end += 1 }
             let names = (explicit ? ["id"] : []) + columns
             let perStatement = max(1, dialect.parametersPerStatement / names.count)
-            let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
             for chunkStart in stride(from: start, to: end, by: perStatement) {
                 let chunk = rows[chunkStart..<min(chunkStart + perStatement, end)]
                 let sql =
-                    "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES "
-                    + Array(repeating: tuple, count: chunk.count).joined(separator: ", ")
-                    + " RETURNING id, \(returning)"
+                    MultiRowInsert.statement(table, columns: names, rows: chunk.count) + " RETURNING id, \(returning)"
                 let values = chunk.flatMap { row in (row.id.map { [CatalogValue.integer($0)] } ?? []) + row.values }
                 for (key, id) in try query(sql, values, { (readKey($0), $0.int(0)) }) { ids[key] = id }
             }

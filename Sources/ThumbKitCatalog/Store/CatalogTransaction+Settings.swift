@@ -23,8 +23,8 @@ extension CatalogTransaction {
     /// catalog id once per batch; a statement each was a round trip each on PostgreSQL).
     func settings(_ keys: [String]) throws(CatalogError) -> [String: String] {
         guard !keys.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
-        let pairs = try db.query("SELECT key, value FROM settings WHERE key IN (\(marks))", keys.map { .text($0) }) {
+        let sql = "SELECT key, value FROM settings WHERE key IN " + MultiRowInsert.tuple(keys.count)
+        let pairs = try db.query(sql, keys.map { .text($0) }) {
             row throws(CatalogError) in (row.string(0), row.string(1))
         }
         return Dictionary(pairs, uniquingKeysWith: { first, _ in first })

@@ -8,11 +8,15 @@ enum MultiRowInsert {
     /// 32,766 and PostgreSQL's 65,535 parameters).
     static func rowsPerStatement(columns: Int) -> Int { max(1, min(500, 30_000 / max(1, columns))) }
 
+    /// `(?, ?, …)` with `count` parameters: a row of values, or an `IN` list.
+    static func tuple(_ count: Int) -> String {
+        "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
+    }
+
     /// `INSERT INTO table (columns) VALUES (?, …), (?, …)…` for `rows` rows.
     static func statement(_ table: String, columns: [String], rows: Int) -> String {
-        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-            + Array(repeating: tuple, count: rows).joined(separator: ", ")
+        "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+            + Array(repeating: tuple(columns.count), count: rows).joined(separator: ", ")
     }
 }
 

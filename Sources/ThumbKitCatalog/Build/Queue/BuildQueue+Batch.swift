@@ -13,7 +13,13 @@ extension BuildQueue {
 
     /// A PostgreSQL array literal of `values` (record kinds and numbers only: no quoting needed
     /// beyond the double quotes around each kind).
-    static func array(_ values: [String]) -> CatalogValue { .text("{" + values.joined(separator: ",") + "}") }
+    private static func array(_ values: [String]) -> CatalogValue { .text("{" + values.joined(separator: ",") + "}") }
+
+    /// The kinds and the ids of `records`, as the two array parameters every array statement
+    /// starts with (`BuildQueueSQL.ArrayStatements`).
+    private static func arrays(_ records: [RecordRef]) -> [CatalogValue] {
+        [array(records.map { "\"\($0.kind.rawValue)\"" }), array(records.map { "\($0.id)" })]
+    }
 
     /// The fence of every claim in `claims` at once, first in the batch's transaction: the
     /// records `worker` still holds under those very claims, their rows locked until the commit
@@ -21,18 +27,12 @@ extension BuildQueue {
     func check(_ claims: [Claim], worker: String, in tx: CatalogTransaction) throws -> Set<RecordRef> {
         let sorted = Self.keyOrder(claims)
         guard !sorted.isEmpty else { return [] }
-        switch sql.batch {
-        case .arrays(let fence, _):
-            let rows = try tx.db.query(
-                fence,
-                [
-                    Self.array(sorted.map { "\"\($0.record.kind.rawValue)\"" }),
-                    Self.array(sorted.map { "\($0.record.id)" }), Self.array(sorted.map { "\($0.sequence)" }),
-                    .text(worker),
-                ]
-            ) { row throws(CatalogError) in try Self.record(row) }
+        if let arrays = sql.arrays {
+            let sequences = Self.array(sorted.map { "\($0.sequence)" })
+            let values = Self.arrays(sorted.map(\.record)) + [sequences, .text(worker)]
+            let rows = try tx.db.query(arrays.fence, values) { row throws(CatalogError) in try Self.record(row) }
             return Set(rows)
-        case .perRecord:
+        } else {
             var held: Set<RecordRef> = []
             for claim in sorted {
                 let record = claim.record
@@ -58,12 +58,9 @@ extension BuildQueue {
                 retryAt: retryAt(claim.attempt), in: tx)
         }
         guard !built.isEmpty else { return }
-        switch sql.batch {
-        case .arrays(_, let settle):
-            try tx.db.run(
-                settle,
-                [Self.array(built.map { "\"\($0.kind.rawValue)\"" }), Self.array(built.map { "\($0.id)" })])
-        case .perRecord:
+        if let arrays = sql.arrays {
+            try tx.db.run(arrays.settle, Self.arrays(built))
+        } else {
             for record in built { try settle(record, failure: nil, attempts: 0, retryAt: Date(), in: tx) }
         }
     }
@@ -95,18 +92,14 @@ extension BuildQueue {
     /// The planning pass's verdicts, inside its exclusive transaction: `stale` records are
     /// queued (or their rows freed and reset, unless a worker holds them under a live lease),
     /// and the rows of `current` ones removed, nobody holding them. PostgreSQL: one statement
-    /// each (`BuildQueueSQL.planning`); SQLite: one per record.
+    /// each (`BuildQueueSQL.ArrayStatements`); SQLite: one per record.
     func plan(stale: [RecordRef], current: [RecordRef], now: Date, in tx: CatalogTransaction) throws {
         let nowMs = CatalogValue.integer(Int(Self.millis(now)))
         if !stale.isEmpty { tx.queuedWork() }
-        switch sql.planning {
-        case .arrays(let plan, let drop):
-            func arrays(_ records: [RecordRef]) -> [CatalogValue] {
-                [Self.array(records.map { "\"\($0.kind.rawValue)\"" }), Self.array(records.map { "\($0.id)" })]
-            }
-            if !stale.isEmpty { try tx.db.run(plan, [.text(tx.now)] + arrays(stale) + [nowMs]) }
-            if !current.isEmpty { try tx.db.run(drop, arrays(current) + [nowMs]) }
-        case .perRecord:
+        if let arrays = sql.arrays {
+            if !stale.isEmpty { try tx.db.run(arrays.plan, [.text(tx.now)] + Self.arrays(stale) + [nowMs]) }
+            if !current.isEmpty { try tx.db.run(arrays.dropCurrent, Self.arrays(current) + [nowMs]) }
+        } else {
             for record in stale {
                 try tx.db.run(sql.plan, [.text(record.kind.rawValue), .integer(record.id), .text(tx.now), nowMs])
             }

@@ -15,10 +15,10 @@ import ThumbKit
 /// worker's one id. The lanes share one `ClaimPool`: a claim takes `batch` rows, and each lane
 /// takes one record at a time from the pool, claiming again only when it is empty, so the
 /// worker holds about `batch` rows at a time with one claim per `batch` records. A lane with
-/// nothing to claim waits while a
-/// sibling is still building (its record may free the bugs, which wait for the app entry), and
-/// ends when nothing is claimable, no sibling is building and `BuildQueue.unfinished` finds
-/// nothing left for others (no live lease of another worker, nothing claimable). The callbacks are all made on the thread that called `drain`.
+/// nothing to claim waits while a sibling is still building (its record may free the bugs,
+/// which wait for the app entry), and ends when nothing is claimable, no sibling is building
+/// and `BuildQueue.unfinished` finds nothing left for others (no live lease of another worker,
+/// nothing claimable). The callbacks are all made on the thread that called `drain`.
 extension BuildWorker {
     /// `drain` in `lanes` lanes (see above).
     func drain(

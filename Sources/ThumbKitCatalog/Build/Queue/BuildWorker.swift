@@ -226,9 +226,9 @@ public struct BuildWorker: Sendable {
     /// no row another worker holds under a live lease and none claimable (a row another worker
     /// holds is waited for: it ends built, or its lease runs out and it is claimed here; a
     /// claim that found nothing while another worker held the app entry is tried again once
-    /// that entry's commit freed the bugs, rather than ending the drain with them queued). A builder with more than one job drains in that many lanes,
-    /// each claiming and building on its own (`BuildWorker+Lanes`); the callbacks are made on
-    /// the calling thread either way. A dropped connection is reopened as in `serve`; any error
+    /// that entry's commit freed the bugs, rather than ending the drain with them queued). A
+    /// builder with more than one job drains in that many lanes, each claiming and building on
+    /// its own (`BuildWorker+Lanes`); the callbacks are made on the calling thread either way. A dropped connection is reopened as in `serve`; any error
     /// that ends the drain comes as `Stopped`, with what was built until then.
     public func drain(
         idle: Duration = .milliseconds(200), onEvent: (Event) -> Void = { _ in },
