@@ -49,6 +49,7 @@ enum BenchHistoryCommand: Command {
         let source = try CatalogOptions.openStore(catalog: catalog, mustExist: true, readOnly: true) {
             CatalogError.missingFile($0, hint: "no catalog here")
         }
+        defer { source.close() }
         let store = try BenchHistoryStore(path: history)
         let done = try store.importRuns(from: source)
         context.print(

@@ -36,6 +36,7 @@ enum BuildCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let jobs = try arguments[CatalogOptions.jobs]
         let store = try CatalogOptions.openStore(arguments)
+        defer { store.close() }
         try QueueOptions.reconnect(arguments, store: store) { context.printError($0) }
         let builder = try CatalogOptions.builder(arguments, store: store, jobs: jobs)
         let progress = context.progress

@@ -24,6 +24,10 @@ enum CatalogCopyCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let source = try CatalogOptions.openStore(catalog: arguments.argument("from")!, mustExist: true, readOnly: true)
         let destination = try CatalogOptions.openStore(catalog: arguments.argument("to")!, mustExist: false)
+        defer {
+            source.close()
+            destination.close()
+        }
         let counts = try CatalogCopy.copy(from: source, to: destination)
         context.print(
             "copied \(source.path) to \(destination.path): "

@@ -32,6 +32,7 @@ enum CatalogExportCommand: Command {
             throw UsageError.validationFailed("refusing to write the export over the catalog's own file '\(output)'")
         }
         let store = try CatalogOptions.openStore(arguments, readOnly: true)
+        defer { store.close() }
         let exporter = CatalogExporter(store: store)
         if let output = try arguments[Self.output] {
             try exporter.export(to: output)

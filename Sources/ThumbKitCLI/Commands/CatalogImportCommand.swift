@@ -40,6 +40,7 @@ enum CatalogImportCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let file = arguments.argument("file")!
         let store = try CatalogOptions.openStore(arguments, mustExist: false)
+        defer { store.close() }
         let report = try CatalogImporter(store: store).importFile(at: file, atomic: try arguments[atomic])
         for problem in report.problems { context.printError("\(file): \(problem)") }
         func counts(_ c: ImportReport.Counts) -> Summary.Counts {

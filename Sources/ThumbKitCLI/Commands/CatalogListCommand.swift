@@ -22,6 +22,7 @@ enum CatalogListCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let store = try CatalogOptions.openStore(arguments, readOnly: true)
+        defer { store.close() }
         let (bugs, foods, categories, counts) = try store.read { tx in
             (try tx.bugs(), try tx.foods(), try tx.categories(), Dictionary(grouping: try tx.outputs(), by: \.record))
         }

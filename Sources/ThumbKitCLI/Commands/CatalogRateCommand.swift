@@ -26,6 +26,7 @@ enum CatalogRateCommand: Command {
             throw UsageError.validationFailed("invalid rating '\(text)': expected 0 to 5 in steps of 0.5")
         }
         let store = try CatalogOptions.openStore(arguments)
+        defer { store.close() }
         let bug = try store.rate(bugID: ref.id, rating: rating.value)
         context.print("bug:\(bug.id) \(Terminal.oneLine(bug.title)): rating \(bug.rating)")
         if try arguments[CatalogOptions.noBuild] { return .success }

@@ -24,6 +24,7 @@ enum CatalogRemoveCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let ref = try CatalogOptions.record(arguments.argument("id")!)
         let store = try CatalogOptions.openStore(arguments)
+        defer { store.close() }
         let outcome = try RecordRemoval.remove(ref, store: store, outputDirectory: try arguments[CatalogOptions.out])
         let out = try arguments[CatalogOptions.out]
         for kept in outcome.kept { context.printError("\(out)/\(kept); kept") }

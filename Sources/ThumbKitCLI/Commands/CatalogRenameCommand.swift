@@ -24,6 +24,7 @@ enum CatalogRenameCommand: Command {
         let ref = try CatalogOptions.record(arguments.argument("id")!)
         let name = arguments.argument("new")!
         let store = try CatalogOptions.openStore(arguments)
+        defer { store.close() }
         let (old, new) = try store.write { tx in
             switch ref.kind {
             case .bug:

@@ -24,6 +24,7 @@ enum CatalogSetImageCommand: Command {
         let ref = try CatalogOptions.record(arguments.argument("id")!)
         let path = URL(fileURLWithPath: arguments.argument("path")!).standardizedFileURL.path
         let store = try CatalogOptions.openStore(arguments)
+        defer { store.close() }
         // Checked and hashed before the catalog is touched; the hash is of the bytes checked.
         let image = try SourceImage.load(path: path)
         switch ref.kind {

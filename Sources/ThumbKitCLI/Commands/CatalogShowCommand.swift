@@ -46,6 +46,7 @@ enum CatalogShowCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let store = try CatalogOptions.openStore(arguments, readOnly: true)
+        defer { store.close() }
         let ref = try CatalogOptions.record(arguments.argument("id")!, orTitleIn: store)
         let detail = try store.read { tx -> Detail in
             let summary = try tx.summary()

@@ -88,9 +88,10 @@ enum ServeCommand: Command {
         return hash
     }
 
-    /// The web app, the catalog:/// sources and (unless --no-worker) the build lanes, for `--catalog`.
+    /// The web app, the catalog:/// sources and (unless --no-worker) the build lanes, for `--catalog`,
+    /// with the store they share (closed when the server has stopped).
     static func webApp(_ arguments: ParsedArguments, limits: ImageLimits, context: CommandContext) throws -> (
-        app: WebApp, source: CatalogImageSource, lanes: CatalogBuildLanes?
+        app: WebApp, source: CatalogImageSource, lanes: CatalogBuildLanes?, store: CatalogStore
     )? {
         guard let value = try arguments[catalog] else { return nil }
         let store = try CatalogOptions.openStore(catalog: value, mustExist: true)
@@ -110,7 +111,7 @@ enum ServeCommand: Command {
                 password: try passwordHash(arguments), limits: limits,
                 trustedProxies: Set(["127.0.0.1", "::1"] + (try arguments[trustedProxy]))),
             onChange: { [lanes] in lanes?.nudge() })
-        return (app, CatalogImageSource(store: store), lanes)
+        return (app, CatalogImageSource(store: store), lanes, store)
     }
 
     /// `--bind HOST:PORT`.
@@ -283,6 +284,7 @@ enum ServeCommand: Command {
                 }
             }
         }
+        app?.store.close()
         if !idle { context.printError("stopped with requests still in flight after \(2 * timeout) s") }
         return .success
     }

@@ -31,6 +31,7 @@ enum SiteCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let store = try CatalogOptions.openStore(arguments, readOnly: true)
+        defer { store.close() }
         let out = try arguments[CatalogOptions.out]
         let report = try SiteGenerator(
             store: store, outputDirectory: out, intoExisting: try arguments[intoExisting]

@@ -84,6 +84,7 @@ enum WatchCommand: Command {
         // Hold the lock before anything else touches the inbox.
         let lock = try WatchLock.acquire(inbox: inbox)
         let store = try CatalogOptions.openStore(catalog: catalogPath, mustExist: false)
+        defer { store.close() }
         let recipes = try CatalogOptions.recipeBook(arguments, store: store)
         var ingestor = InboxIngestor(
             inbox: inbox, store: store, outputDirectory: outDir, recipes: recipes, limits: limits,

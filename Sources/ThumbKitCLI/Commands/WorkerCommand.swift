@@ -50,6 +50,7 @@ enum WorkerCommand: Command {
         let poll = Duration.milliseconds(Int64((try arguments[poll] * 1000).rounded()))
         let json = try arguments[CommonOptions.json]
         let store = try CatalogOptions.openStore(arguments)
+        defer { store.close() }
         let builder = CatalogBuilder(
             store: store, outputDirectory: try arguments[CatalogOptions.out], recipes: try store.recipeBook(),
             jobs: jobs, limits: try LimitOptions.limits(arguments))

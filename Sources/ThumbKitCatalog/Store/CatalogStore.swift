@@ -137,6 +137,17 @@ public final class CatalogStore: Sendable {
         }
     }
 
+    /// Closes the catalog now: SQLite checkpoints its write-ahead log into the file and removes
+    /// it, PostgreSQL ends the session. Every command calls this before it returns, so that no
+    /// reference to the store that outlives the command (a thread still winding down) can
+    /// write to the catalog afterwards, even to checkpoint: after `close`, `read` and `write`
+    /// fail with `CatalogError.database` and touch nothing. A transaction another thread is
+    /// running finishes first. Closing twice does nothing. Must not be called from inside one
+    /// of this store's own transactions.
+    public func close() {
+        connection.close()
+    }
+
     /// From now on, tells `observer` how long each write transaction waited for the catalog's
     /// write lock and that it committed (`thumbkit worker --queue-stats`).
     package func observeWrites(_ observer: any WriteTransactionObserver) {
@@ -193,11 +204,11 @@ extension CatalogStore {
     /// Whether the connection is lost and will be reopened at the next transaction: a loop
     /// that met a failure then carries on (the failure was the drop), rather than stopping.
     package var willReconnect: Bool {
-        connection.withConnection { ($0 as? PostgresConnection)?.willReconnect ?? false }
+        connection.withConnection { ($0 as? PostgresConnection)?.willReconnect ?? false } ?? false
     }
 
     /// How many times the connection was found lost and reconnecting took over (0 on SQLite).
     package var connectionLosses: Int {
-        connection.withConnection { ($0 as? PostgresConnection)?.losses ?? 0 }
+        connection.withConnection { ($0 as? PostgresConnection)?.losses ?? 0 } ?? 0
     }
 }

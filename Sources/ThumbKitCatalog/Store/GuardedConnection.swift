@@ -15,8 +15,11 @@ package final class GuardedConnection: Sendable {
     private let lock = NSRecursiveLock()
 
     /// Only read or used while `lock` is held (see the type's comment), which is what makes
-    /// sharing this non-Sendable reference across threads safe.
-    nonisolated(unsafe) private let connection: any CatalogConnection
+    /// sharing this non-Sendable reference across threads safe. Nil once `close` has closed it.
+    nonisolated(unsafe) private var connection: (any CatalogConnection)?
+
+    /// Where the connection went (its `location`), for the error a use after `close` meets.
+    private let location: String
 
     /// Told of each outermost write transaction (a measuring seam; nil in production). Only
     /// read or written while `lock` is held, like `connection`.
@@ -34,24 +37,44 @@ package final class GuardedConnection: Sendable {
 
     package init(_ connection: any CatalogConnection) {
         self.connection = connection
+        location = connection.location
         wakeCatalog = (connection as? PostgresConnection)?.writeLockKeys?.catalog
+    }
+
+    /// Runs `body` with the connection, outside any transaction (settings, state); nil, without
+    /// running it, once the connection is closed.
+    @discardableResult
+    package func withConnection<T>(_ body: (any CatalogConnection) throws -> T) rethrows -> T? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let connection else { return nil }
+        return try body(connection)
+    }
+
+    /// Closes the connection now, once any transaction another thread is running on it has
+    /// ended: SQLite checkpoints and removes its `-wal` here, PostgreSQL ends the session. From
+    /// then on every transaction fails (`CatalogError.database`) without touching the database,
+    /// so a reference that outlives its command (a late thread) can never write to it. Closing
+    /// twice does nothing; closing from inside a transaction on this thread is a programming
+    /// error and traps.
+    package func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        precondition(depth == 0, "a catalog connection closed from inside one of its own transactions")
+        connection = nil
     }
 
     /// Runs `body` in a transaction on the connection (a write transaction when `write`): its
     /// changes are committed together when it returns, or rolled back when it throws. Nested
     /// on the same thread, it runs as a savepoint. `body` must not keep the connection.
-    /// Runs `body` with the connection, outside any transaction (settings, state).
-    package func withConnection<T>(_ body: (any CatalogConnection) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(connection)
-    }
-
     package func transaction<T>(
         write: Bool, mode: WriteLockMode = .exclusive, _ body: (any CatalogConnection) throws -> T
     ) throws -> T {
         lock.lock()
         defer { lock.unlock() }
+        guard let connection else {
+            throw CatalogError.database(path: location, reason: "the catalog was closed before this use of it")
+        }
         depth += 1
         let result: T
         do {

@@ -70,11 +70,15 @@ package final class CatalogBuildLanes: Sendable {
         wakes.forEach { $0.nudge() }
     }
 
-    /// Stops the lanes after the records in hand and waits for them (a blocking call).
+    /// Stops the lanes after the records in hand, waits for them (a blocking call), and closes
+    /// their connections (a lane still running after `timeout` then fails its next transaction
+    /// and ends, writing nothing more).
     package func stop(timeout: Duration = .seconds(60)) -> Bool {
         stopping.withLock { $0 = true }
         wakes.forEach { $0.interrupt() }
-        return ended.wait(timeout: .now() + timeout.seconds) == .success
+        let stopped = ended.wait(timeout: .now() + timeout.seconds) == .success
+        workers.forEach { $0.builder.store.close() }
+        return stopped
     }
 }
 
