@@ -55,6 +55,8 @@ public struct CatalogBuilder: Sendable {
     /// The one memory-heavy decode at a time of every build this builder (and its copies) runs:
     /// the lanes of a queued build each build their own batch, so the slot is shared here.
     package let heavySlot = HeavyDecodeSlot()
+    /// Told between a sweep's walk and its removals (a seam for tests; nil in production).
+    package var sweepPoints: (any SweepPoints)?
 
     /// A builder; `limits` are the engine's defaults unless given.
     public init(
@@ -242,20 +244,27 @@ public struct CatalogBuilder: Sendable {
     }
 
     /// Removes files of the build's folders that no row describes (left by a killed build, a
-    /// deleted record, or a retitled one), and `Contents.json` when there are no icons. Runs
-    /// while holding the database's write lock exclusively (`WriteLockMode.exclusive`), so no
-    /// other build commits meanwhile, shared commits included: a file a commit found in place
-    /// is not swept before its row is in.
+    /// deleted record, or a retitled one), and `Contents.json` when there are no icons.
+    ///
+    /// The walk of the folder (seconds for 200,000 outputs) runs outside any transaction,
+    /// against the rows of a read snapshot, so no commit waits for it. Only the removal holds
+    /// the database's write lock exclusively (`WriteLockMode.exclusive`), so no other build
+    /// commits meanwhile, shared commits included; under it each candidate is checked again,
+    /// against the rows as they are then and the file as it is then: a file a commit recorded
+    /// since the walk, or one written since `before`, stays. A file that lost its row after the
+    /// snapshot is left for the next sweep.
     func sweep(_ folder: OutputFolder, before: Date) throws -> Int {  // internal: CatalogBuilder+Queue ends with it
-        try store.write { tx in
-            let referenced = try tx.outputPaths()
-            var keep: Set<String> = []
-            if try tx.outputs(for: .app).contains(where: { $0.kind == .icon }) {
-                keep.insert(AppIcon.contentsPath)
-            } else if folder.fileSize(AppIcon.contentsPath) != nil {
+        let described = try store.read { tx in try tx.outputPaths() }
+        let candidates = folder.sweepCandidates(referenced: described, keep: [AppIcon.contentsPath], before: before)
+        sweepPoints?.walked(candidates: candidates)
+        return try store.write { tx in
+            if try !tx.outputs(for: .app).contains(where: { $0.kind == .icon }),
+                folder.fileSize(AppIcon.contentsPath) != nil
+            {
                 folder.remove(AppIcon.contentsPath)
             }
-            return folder.sweep(referenced: referenced, keep: keep, before: before)
+            guard !candidates.isEmpty else { return 0 }
+            return folder.removeUnreferenced(candidates, referenced: try tx.outputPaths(), before: before)
         }
     }
 }

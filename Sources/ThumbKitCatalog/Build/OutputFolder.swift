@@ -94,11 +94,17 @@ package struct OutputFolder: Sendable {
         guard removalsAllowed, OutputNaming.isSafeRelativePath(relative) else { return false }
         if isProtected(relative) { return false }
         let removed = unlink(absolute(relative)) == 0
+        removeEmptyFolders(above: relative)
+        return removed
+    }
+
+    /// Removes each folder above `relative` that is empty, innermost first, up to (never
+    /// including) the output folder itself.
+    package func removeEmptyFolders(above relative: String) {
         var folder = (relative as NSString).deletingLastPathComponent
         while !folder.isEmpty, rmdir(absolute(folder)) == 0 {
             folder = (folder as NSString).deletingLastPathComponent
         }
-        return removed
     }
 
     /// Removes temporary files (named as ``TemporaryFileName`` says, as `FileIO.writeAtomically`
@@ -116,21 +122,6 @@ package struct OutputFolder: Sendable {
             let writerGone = temporary.writer == .gone
             let old = modificationDate(relative).map { now.timeIntervalSince($0) > Self.staleTempAge } ?? true
             if writerGone || old, unlink(absolute(relative)) == 0 { count += 1 }
-        }
-        return count
-    }
-
-    /// Removes the files in the owned folders that are named as the build names its outputs
-    /// (`isBuiltOutputPath`), are not in `referenced` and were last changed before `before`
-    /// (newer ones may belong to a build still running), except `keep` and `protectedFiles`,
-    /// and the folders they leave empty. Any other file is not the build's and stays. Hidden
-    /// files are left to `removeStrayTempFiles`. Returns how many were removed.
-    package func sweep(referenced: Set<String>, keep: Set<String>, before: Date) -> Int {
-        var count = 0
-        for relative in files(in: Self.ownedFolders, includeHidden: false)
-        where !referenced.contains(relative) && !keep.contains(relative) && Self.isBuiltOutputPath(relative) {
-            guard let changed = modificationDate(relative), changed < before else { continue }
-            if remove(relative) { count += 1 }
         }
         return count
     }
