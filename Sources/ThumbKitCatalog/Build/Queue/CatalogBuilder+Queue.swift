@@ -25,58 +25,37 @@ extension CatalogBuilder {
 
     /// Queues every stale record (and the `app` entry when the rating strips, app icons or
     /// `Contents.json` need work), and removes the rows of records that are current, nobody
-    /// holding them. Reads the records and changes the queue in one write transaction holding
-    /// the write lock exclusively, so a change committed after it queues its record again and
-    /// no shared commit settles a row between the read and the drop.
+    /// holding them.
+    ///
+    /// The file work (a `stat` per output, the icons and the logo hashed) runs first, against a
+    /// read snapshot and holding no lock, so no commit waits for it. The queue then changes in
+    /// one write transaction holding the write lock exclusively, so a change committed after it
+    /// queues its record again and no shared commit settles a row between the read and the
+    /// drop. In it the records and rows are read again (no file work), and only a record whose
+    /// row, outputs or settings changed since the snapshot is checked again (the `app` entry,
+    /// which depends on every bug's rating, always is; a change of the catalog's settings
+    /// checks everything again).
     public func planQueue(_ queue: BuildQueue, now: Date) throws -> QueuePlan {
         let folder = OutputFolder(root: outputDirectory)
-        let recipes = self.recipes
+        let catalogID = try store.catalogID()
+        let early = try store.read { tx in try QueueSurvey(tx, catalogID: catalogID) }
+        let earlyPlan = QueuePlanning(survey: early, builder: self, folder: folder)
+        if earlyPlan.plan.refusal != nil { return earlyPlan.plan }
+        let verdicts = Dictionary(earlyPlan.verdicts(reusing: nil), uniquingKeysWith: { first, _ in first })
         return try store.write { tx in
-            var plan = QueuePlan()
-            let (bugs, foods, assets, rows) = (try tx.bugs(), try tx.foods(), try tx.assets(), try tx.outputs())
-            let ownership = folder.ownership(catalogID: try tx.catalogID())
-            plan.folderOwned = ownership == .own
-            // The checks a full build makes first, once, rather than a failure per record.
-            let sources = Self.sourcePaths(bugs: bugs, foods: foods, assets: assets)
-            plan.refusal = Self.sourceInsideOutput(sources, root: outputDirectory)
-            if plan.refusal == nil, case .other(let id) = ownership {
-                plan.refusal = Self.foreignFolderLine(folder.root, id: id)
-            }
-            if plan.refusal != nil { return plan }
-            let planner: BuildPlanner
-            do {
-                // No icons set is nil, not a failure (`try?` would fold the two together, and a
-                // catalog without rating icons would have its app entry queued on every build).
-                planner = BuildPlanner(
-                    recipes: recipes, icons: try RatingIconSources.load(assets), iconsUnavailable: false,
-                    halfGiven: assets.ratingHalf != nil)
-            } catch {
-                // The build of the app entry reports why the icons cannot be read.
-                planner = BuildPlanner(
-                    recipes: recipes, icons: nil, iconsUnavailable: true, halfGiven: assets.ratingHalf != nil)
-            }
-            let logo: Result<ImageRef, CatalogError>? = assets.logo.map { path in
-                do throws(CatalogError) {
-                    return .success(try ImageRef.load(path: path))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            let units =
-                [planner.appUnit(full: true, logo: logo)] + bugs.map(planner.unit(for:))
-                + foods.map(planner.unit(for:))
-            let rowsByRecord = Dictionary(grouping: rows, by: \.record)
+            let survey = try QueueSurvey(tx, catalogID: try tx.catalogID())
+            let planning =
+                survey.assets == early.assets && survey.catalogID == early.catalogID
+                ? earlyPlan.updated(to: survey) : QueuePlanning(survey: survey, builder: self, folder: folder)
+            if planning.plan.refusal != nil { return planning.plan }
+            var plan = planning.plan
             var current: [RecordRef] = []
-            for unit in units {
-                let check = unit.isCurrent(rows: rowsByRecord[unit.record] ?? [], folder: folder)
-                // A folder not yet this catalog's: the app entry's build creates and claims it
-                // (or reports whose it is), as a single build always does.
-                let claimsFolder = unit.record == .app && !plan.folderOwned
-                if check.current, !claimsFolder {
-                    if unit.countsUpToDate { plan.upToDate += check.outputs }
-                    current.append(unit.record)
+            for (record, verdict) in planning.verdicts(reusing: (early, verdicts)) {
+                if verdict.current {
+                    plan.upToDate += verdict.upToDate
+                    current.append(record)
                 } else {
-                    plan.queued.append(unit.record)
+                    plan.queued.append(record)
                 }
             }
             try queue.plan(stale: plan.queued, current: current, now: now, in: tx)

@@ -106,6 +106,34 @@ struct QueueLockTests {
         #expect(try plan.joined().queued.contains(.bug(1)))
     }
 
+    /// Planning does its file work (a `stat` per output) on a snapshot before it takes the
+    /// lock, and in its transaction checks again only what changed meanwhile: a record whose
+    /// rows went while it waited is queued; one whose rows did not keeps the snapshot's verdict
+    /// (its file, removed meanwhile, was checked before: the proof that no file work waits for
+    /// the lock, or holds it).
+    @Test(.enabled(if: CatalogBackend.postgresEnabled))
+    func planningChecksAgainOnlyWhatChangedWhileItWaitedForTheLock() throws {
+        let f = try Fixture()
+        #expect(f.build.builder(jobs: 1).build().failed == 0)
+        let builder = CatalogBuilder(store: f.other, outputDirectory: f.build.out, recipes: .defaults, jobs: 1)
+        let queue = BuildQueue(store: f.other)
+        let plan = Concurrent<CatalogBuilder.QueuePlan>()
+        let removedFile = try #require(try f.store.outputs(for: .bug(2)).first).path
+        let outcome = try f.store.write { tx in
+            let outcome = try plan.start(in: tx) { try builder.planQueue(queue, now: Date()) }
+            for row in try tx.outputs(for: .bug(1)) {
+                _ = try tx.db.run("DELETE FROM outputs WHERE path = ?", [.text(row.path)])
+            }
+            try FileManager.default.removeItem(atPath: f.build.out + "/" + removedFile)
+            return outcome
+        }
+        #expect(outcome == .waited)
+        let queued = try plan.joined().queued
+        #expect(queued.contains(.bug(1)))
+        #expect(!queued.contains(.bug(2)))
+        #expect(!queued.contains(.food(1)))
+    }
+
     /// The sweep removes files no row describes: it must not run while a shared commit has
     /// found (or rewritten) its files and not yet recorded them, so it waits for one in flight,
     /// and then keeps the file that commit recorded.
