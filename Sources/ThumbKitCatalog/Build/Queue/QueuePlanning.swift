@@ -118,7 +118,8 @@ struct QueuePlanning: Sendable {
             // A folder not yet this catalog's: the app entry's build creates and claims it (or
             // reports whose it is), as a single build always does.
             let current = check.current && !(record == .app && !plan.folderOwned)
-            return (record, QueueVerdict(current: current, upToDate: current && unit.countsUpToDate ? check.outputs : 0))
+            let upToDate = current && unit.countsUpToDate ? check.outputs : 0
+            return (record, QueueVerdict(current: current, upToDate: upToDate))
         }
         return [verdict(planner.appUnit(full: true, logo: logo), .app)]
             + survey.bugs.map { bug in verdict(planner.unit(for: bug), .bug(bug.id)) }
