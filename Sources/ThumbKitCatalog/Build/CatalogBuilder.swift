@@ -54,7 +54,7 @@ public struct CatalogBuilder: Sendable {
     public let limits: ImageLimits
     /// The one memory-heavy decode at a time of every build this builder (and its copies) runs:
     /// the lanes of a queued build each build their own batch, so the slot is shared here.
-    package let heavySlot = HeavyDecodeSlot()
+    package let heavySlot: HeavyDecodeSlot
     /// Told between a sweep's walk and its removals (a seam for tests; nil in production).
     package var sweepPoints: (any SweepPoints)?
 
@@ -68,6 +68,29 @@ public struct CatalogBuilder: Sendable {
         self.recipes = recipes
         self.jobs = max(1, jobs)
         self.limits = limits
+        self.heavySlot = HeavyDecodeSlot()
+    }
+
+    /// This builder with `jobs` jobs, building through `store` (this one's, or a sibling
+    /// connection to the same catalog), sharing this builder's one heavy-decode slot.
+    package func with(store: CatalogStore, jobs: Int) -> CatalogBuilder {
+        var copy = CatalogBuilder(
+            store: store, outputDirectory: outputDirectory, recipes: recipes, jobs: jobs, limits: limits,
+            heavySlot: heavySlot)
+        copy.sweepPoints = sweepPoints
+        return copy
+    }
+
+    private init(
+        store: CatalogStore, outputDirectory: String, recipes: RecipeBook, jobs: Int, limits: ImageLimits,
+        heavySlot: HeavyDecodeSlot
+    ) {
+        self.store = store
+        self.outputDirectory = outputDirectory
+        self.recipes = recipes
+        self.jobs = max(1, jobs)
+        self.limits = limits
+        self.heavySlot = heavySlot
     }
 
     /// Makes what is missing or stale for `records` (nil = every record, plus rating strips and

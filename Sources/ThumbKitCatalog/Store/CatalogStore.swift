@@ -36,6 +36,9 @@ public final class CatalogStore: Sendable {
     /// Whether this store was opened read-only (every `write` then fails).
     public let isReadOnly: Bool
 
+    /// How long a write waits for another connection's lock (`sibling()` opens with it too).
+    private let busyTimeout: Duration
+
     /// Opens the catalog at `path`, creating it only if no file is there, and migrates it to
     /// the latest schema version. A file that is there must be a catalog: a zero-length file, an
     /// empty database or another program's database is refused, never taken for a new catalog.
@@ -100,6 +103,7 @@ public final class CatalogStore: Sendable {
         self.location = location
         self.path = location.redacted
         self.isReadOnly = readOnly
+        self.busyTimeout = busyTimeout
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): every change it makes is committed
@@ -205,6 +209,29 @@ extension CatalogStore {
     /// that met a failure then carries on (the failure was the drop), rather than stopping.
     package var willReconnect: Bool {
         connection.withConnection { ($0 as? PostgresConnection)?.willReconnect ?? false } ?? false
+    }
+
+    /// A second store on this catalog, with a connection of its own that behaves as this one's:
+    /// the same busy timeout, reconnection policy, session settings and write observer. For
+    /// the lanes of one PostgreSQL worker, so that one lane's transaction never holds up
+    /// another's; the caller closes it.
+    package func sibling() throws -> CatalogStore {
+        let store = try CatalogStore(
+            location: location, busyTimeout: busyTimeout, schemaVersion: CatalogSchema.latestVersion,
+            readOnly: isReadOnly, mustExist: true)
+        let (policy, settings) =
+            connection.withConnection { mine -> (PostgresReconnection?, [String]) in
+                let postgres = mine as? PostgresConnection
+                return (postgres?.reconnection, postgres?.sessionSettings ?? [])
+            } ?? (nil, [])
+        try store.connection.withConnection { theirs in
+            guard let postgres = theirs as? PostgresConnection else { return }
+            for setting in settings { try postgres.execute(setting) }
+            postgres.sessionSettings = settings
+            postgres.reconnection = policy
+        }
+        if let observer = connection.writeObserver { store.observeWrites(observer) }
+        return store
     }
 
     /// How many times the connection was found lost and reconnecting took over (0 on SQLite).

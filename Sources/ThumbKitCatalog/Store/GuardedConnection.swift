@@ -102,6 +102,13 @@ package final class GuardedConnection: Sendable {
         wakeRequested = true
     }
 
+    /// The observer `observeWrites` set, if any.
+    package var writeObserver: (any WriteTransactionObserver)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return observer
+    }
+
     /// From now on, tells `observer` of each outermost write transaction.
     package func observeWrites(_ observer: any WriteTransactionObserver) {
         lock.lock()

@@ -25,27 +25,34 @@ extension BuildWorker {
         lanes: Int, idle: Duration, onEvent: (Event) -> Void, onFailure: (String) -> Void,
         onNote: ((String) -> Void)?
     ) throws -> BuildReport {
-        let lane = BuildWorker(
-            lane: self, batch: options.batch,
-            builder: CatalogBuilder(
-                store: builder.store, outputDirectory: builder.outputDirectory, recipes: builder.recipes, jobs: 1,
-                limits: builder.limits))
+        // On PostgreSQL every lane but the first has a connection of its own, so one lane's
+        // claim, snapshot or commit never waits for another's to end on a shared connection.
+        // SQLite has one writer whatever the connections, and the lanes share this one.
+        var stores = [builder.store]
+        if case .postgres = builder.store.location {
+            for _ in 1..<max(1, lanes) { stores.append(try builder.store.sibling()) }
+        }
+        defer { stores.dropFirst().forEach { $0.close() } }
+        let workers = (0..<lanes).map { index in
+            BuildWorker(
+                lane: self, batch: options.batch, builder: builder.with(store: stores[index % stores.count], jobs: 1))
+        }
         let state = LaneState(lanes: lanes)
         let pool = ClaimPool()
         let wantsNotes = onNote != nil
-        // The threads hold the lane (and so the store) only through a box emptied before this
-        // returns: a `Thread` may keep its closure a little after it ends, and a store released
-        // late would close its database after the command ended (as `WorkQueue` does).
-        let box = Locked<BuildWorker?>(lane)
-        for _ in 0..<lanes {
+        // The threads hold their lane (and so its store) only through a box emptied before
+        // this returns: a `Thread` may keep its closure a little after it ends, and a store
+        // released late would close its database after the command ended (as `WorkQueue` does).
+        let box = Locked<[BuildWorker]>(workers)
+        for index in 0..<lanes {
             Thread.detachNewThread {
-                if let lane = box.withLock({ $0 }) {
+                if let lane = box.withLock({ $0.indices.contains(index) ? $0[index] : nil }) {
                     lane.runLane(state, pool: pool, idle: idle, wantsNotes: wantsNotes)
                 }
                 state.laneEnded()
             }
         }
-        defer { box.withLock { $0 = nil } }
+        defer { box.withLock { $0 = [] } }
         // Deliver what the lanes report, here, until every lane has ended.
         while let messages = state.nextMessages() {
             for message in messages {

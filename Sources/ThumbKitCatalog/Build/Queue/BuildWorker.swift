@@ -87,12 +87,13 @@ public struct BuildWorker: Sendable {
         self.reportedShared = Locked([])
     }
 
-    /// One lane of `worker`'s drain (`BuildWorker+Lanes`): the same id, queue, clock and crash
-    /// points, and the same record of shared failure lines already reported, with a builder of
-    /// its own and `batch` rows a claim.
+    /// One lane of `worker`'s drain (`BuildWorker+Lanes`): the same id, clock and crash points,
+    /// and the same record of shared failure lines already reported, with a builder of its own
+    /// (one job; its store may be a sibling connection), the queue on that builder's store, and
+    /// `batch` rows a claim.
     init(lane worker: BuildWorker, batch: Int, builder: CatalogBuilder) {
         self.builder = builder
-        self.queue = worker.queue
+        self.queue = builder.store === worker.builder.store ? worker.queue : BuildQueue(store: builder.store)
         self.id = worker.id
         var options = worker.options
         options.batch = max(1, batch)
