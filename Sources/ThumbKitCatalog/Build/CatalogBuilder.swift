@@ -63,12 +63,9 @@ public struct CatalogBuilder: Sendable {
         store: CatalogStore, outputDirectory: String, recipes: RecipeBook = .defaults,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, limits: ImageLimits = ImageLimits()
     ) {
-        self.store = store
-        self.outputDirectory = outputDirectory
-        self.recipes = recipes
-        self.jobs = max(1, jobs)
-        self.limits = limits
-        self.heavySlot = HeavyDecodeSlot()
+        self.init(
+            store: store, outputDirectory: outputDirectory, recipes: recipes, jobs: jobs, limits: limits,
+            heavySlot: HeavyDecodeSlot())
     }
 
     /// This builder with `jobs` jobs, building through `store` (this one's, or a sibling
