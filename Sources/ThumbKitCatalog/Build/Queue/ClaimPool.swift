@@ -5,7 +5,10 @@ import ThumbKit
 /// The rows a worker with lanes (`BuildWorker+Lanes`) has claimed and no lane has taken yet:
 /// one claim of `batch` rows feeds every lane, rather than each lane claiming `batch / lanes`.
 ///
-/// A lane takes one record at a time. The `app` entry is never built beside a bug it claimed
+/// A lane takes up to `share` records at a time (`batch / lanes`), builds them one after another
+/// and commits them together (`CommitBatch`), so a build's lanes commit several records per
+/// transaction, not one each; at the end of the queue a lane holds at most `share - 1` records
+/// that another lane might have built. The `app` entry is never built beside a bug it claimed
 /// with (a bug's rating rows point at the strips the app makes): a lane that takes the app
 /// takes every bug waiting in the pool with it, and builds them together as one batch did.
 /// Rows in the pool keep their leases: every lane's `LeaseRenewer` renews all of the worker's
@@ -15,9 +18,10 @@ final class ClaimPool: Sendable {
     /// one lane claims at a time and no lane claims while rows wait here.
     private let waiting = Locked<[BuildQueue.Claim]>([])
 
-    /// The next rows for a lane: taken from the pool, or, when it is empty, from what `claim`
-    /// returns (the rest wait for the other lanes). Empty when nothing was claimable.
-    func take(_ claim: () throws -> [BuildQueue.Claim]) throws -> [BuildQueue.Claim] {
+    /// The next rows for a lane, at most `share` but for the `app` entry's: taken from the
+    /// pool, or, when it is empty, from what `claim` returns (the rest wait for the other
+    /// lanes). Empty when nothing was claimable.
+    func take(share: Int, _ claim: () throws -> [BuildQueue.Claim]) throws -> [BuildQueue.Claim] {
         try waiting.withLock { (rows: inout [BuildQueue.Claim]) throws -> [BuildQueue.Claim] in
             if rows.isEmpty { rows = try claim() }
             guard let first = rows.first else { return [] }
@@ -26,8 +30,9 @@ final class ClaimPool: Sendable {
                 rows.removeAll { $0.record == .app || $0.record.kind == .bug }
                 return together
             }
-            rows.removeFirst()
-            return [first]
+            let taken = Array(rows.prefix(max(1, share)).prefix { $0.record != .app })
+            rows.removeFirst(taken.count)
+            return taken
         }
     }
 
