@@ -25,7 +25,8 @@ struct QueueSurvey: Sendable {
     /// Whether `record` (a bug or a food) has the same row and the same output rows here as
     /// in `other`.
     func same(_ record: RecordRef, as other: QueueSurvey) -> Bool {
-        guard Set(rowsByRecord[record] ?? []) == Set(other.rowsByRecord[record] ?? []) else { return false }
+        // In the same order in both (`outputs()` sorts them); any difference checks again.
+        guard rowsByRecord[record] ?? [] == other.rowsByRecord[record] ?? [] else { return false }
         let id = record.id
         switch record.kind {
         case .bug: return bugsByID[id] != nil && bugsByID[id] == other.bugsByID[id]
