@@ -131,7 +131,8 @@ public final class CatalogStore: Sendable {
         write: Bool, mode: WriteLockMode, _ body: (CatalogTransaction) throws -> T
     ) throws -> T {
         try connection.transaction(write: write, mode: mode) { connection in
-            let transaction = CatalogTransaction(connection: connection, wake: self.connection.requestWake)
+            let transaction = CatalogTransaction(
+                connection: connection, wake: self.connection.requestWake, unwake: self.connection.cancelWake)
             defer { transaction.end() }
             return try body(transaction)
         }

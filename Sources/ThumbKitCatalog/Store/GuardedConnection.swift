@@ -79,6 +79,14 @@ package final class GuardedConnection: Sendable {
         wakeRequested = true
     }
 
+    /// The transaction running on this thread holds, under a claim of its own, everything it
+    /// queued: no worker is to be woken for it. Called from inside `transaction`.
+    package func cancelWake() {
+        lock.lock()
+        defer { lock.unlock() }
+        wakeRequested = false
+    }
+
     /// From now on, tells `observer` of each outermost write transaction.
     package func observeWrites(_ observer: any WriteTransactionObserver) {
         lock.lock()
