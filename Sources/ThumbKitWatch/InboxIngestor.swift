@@ -188,13 +188,13 @@ public struct InboxIngestor: Sendable {
             }
             imagePath = path
         }
-        let change: (record: RecordRef, undo: IngestUndo, claim: BuildQueue.Claim)
+        let change: (record: RecordRef, undo: IngestUndo, claim: CatalogBuilder.OwnClaim)
         do {
             change = try store.write { tx in
                 let change = try Self.apply(
                     target, image: ImageRef(path: imagePath, sha256: sha), rating: rating, pendingUndo: pendingUndo,
                     in: tx)
-                let claim = try queue.claimOwn(change.record, worker: worker, lease: Self.lease, now: Date(), in: tx)
+                let claim = try builder.claimOwn(change.record, queue: queue, worker: worker, lease: Self.lease, in: tx)
                 try tx.recordIngest(
                     path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
                 return (change.record, change.undo, claim)
@@ -240,14 +240,15 @@ public struct InboxIngestor: Sendable {
     /// them, marks the row `imported`; on a build failure, undoes the record change and rejects
     /// the file (now at `image`).
     func finish(
-        _ relativePath: String, record: RecordRef, claim: BuildQueue.Claim? = nil, undo undoData: IngestUndo,
+        _ relativePath: String, record: RecordRef, claim: CatalogBuilder.OwnClaim? = nil, undo undoData: IngestUndo,
         source: String, image: String, sha: String, prepared: PreparedImage? = nil
     ) -> [IngestEvent] {
-        let held: BuildQueue.Claim
+        let held: CatalogBuilder.OwnClaim
         do {
-            held = try claim
+            held =
+                try claim
                 ?? store.write { tx in
-                    try queue.claimOwn(record, worker: worker, lease: Self.lease, now: Date(), in: tx)
+                    try builder.claimOwn(record, queue: queue, worker: worker, lease: Self.lease, in: tx)
                 }
         } catch {
             return [

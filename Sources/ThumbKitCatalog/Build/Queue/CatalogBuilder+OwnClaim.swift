@@ -7,6 +7,26 @@ import ThumbKit
 /// and `settle`): a worker running beside the writer never builds the record again, a stale
 /// commit (the claim lost meanwhile) records nothing, and no queue row is left behind.
 extension CatalogBuilder {
+    /// A writer's claim of the record it changed, with what the record's build reads first,
+    /// both taken in the transaction of the change (`claimOwn`).
+    package struct OwnClaim: Sendable {
+        /// The claim (`BuildQueue.claimOwn`).
+        package let claim: BuildQueue.Claim
+        /// The record, its output rows and the settings the build plans from: read with the
+        /// claim, so the fence that holds at the commit proves them current, and the build does
+        /// not open a read transaction of its own.
+        let snapshot: BuildSnapshot
+    }
+
+    /// Claims `record` for `worker` in `tx`, the transaction that changed it
+    /// (`BuildQueue.claimOwn`), and reads what its build needs there.
+    package func claimOwn(
+        _ record: RecordRef, queue: BuildQueue, worker: String, lease: Duration, in tx: CatalogTransaction
+    ) throws -> OwnClaim {
+        let claim = try queue.claimOwn(record, worker: worker, lease: lease, now: Date(), in: tx)
+        return OwnClaim(claim: claim, snapshot: try BuildSnapshot.of([record], tx))
+    }
+
     /// How a build under a writer's own claim ended.
     package struct ClaimedBuild: Sendable {
         /// The build's report; a lost claim is not among its failures.
@@ -17,16 +37,19 @@ extension CatalogBuilder {
         package var lost: Bool
     }
 
-    /// Builds `claim`'s record (rendering its source from `prepared` when it fits) under the
-    /// claim `worker` holds, renewing its lease (`lease`) while it runs, and commits it fenced.
+    /// Builds `own`'s record (rendering its source from `prepared` when it fits) under the
+    /// claim `worker` holds, from the snapshot read with it, renewing its lease (`lease`)
+    /// while it runs, and commits it fenced.
     /// `done` runs last in the transaction that ends the claim, only when the build met no
     /// failure: the record's row commit (which removes the queue row), or when there was
     /// nothing to commit, the fenced finish of the row, or when the claim was lost, a
-    /// transaction of its own. A failed build puts the row back with its reasons.
+    /// transaction of its own. A failed build puts the row back with its reasons, claimable a
+    /// lease later.
     package func build(
-        claimed claim: BuildQueue.Claim, queue: BuildQueue, worker: String, lease: Duration,
+        claimed own: OwnClaim, queue: BuildQueue, worker: String, lease: Duration,
         prepared: PreparedImage?, done: @escaping @Sendable (CatalogTransaction) throws -> Void
     ) -> ClaimedBuild {
+        let claim = own.claim
         let record = claim.record
         let state = Locked((lost: false, settled: false))
         // A failed build's row waits a lease before a worker may retry it: the writer undoes
@@ -51,7 +74,8 @@ extension CatalogBuilder {
                     try queue.settle(record, failure: reason, attempts: claim.attempt, retryAt: retryAt, in: tx)
                     if failures.isEmpty { try done(tx) }
                     state.withLock { $0.settled = true }
-                }))
+                }, batch: nil, fencesRecords: true),
+            snapshot: own.snapshot)
         renewer.stop()
         let (lost, settled) = state.withLock { ($0.lost, $0.settled) }
         if lost {
