@@ -119,10 +119,11 @@ public struct InboxIngestor: Sendable {
         }
         let sha = ContentHash.sha256(of: bytes)
 
-        // 2. What the catalog already knows.
+        // 2. What the catalog already knows: two look-ups, each its own statement (step 4
+        // checks the record again in its transaction).
         let known: (row: IngestedFile?, record: (ref: RecordRef, image: ImageRef?)?)
         do {
-            known = try store.read { tx in
+            known = try store.readEach { tx in
                 (try tx.ingestedFile(path: source, sha256: sha), try Self.find(target, in: tx))
             }
         } catch {
