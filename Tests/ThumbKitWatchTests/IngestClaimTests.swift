@@ -50,6 +50,15 @@ struct IngestClaimTests {
         #expect(try store.read { try $0.ingestedFiles() }.map(\.status) == [.imported, .imported])
     }
 
+    @Test(arguments: CatalogBackend.all) func aSidecarsRatingLeavesNoQueueRowBehind(backend: CatalogBackend) throws {
+        let (workspace, store, ingestor) = try Self.inbox(backend)
+        #expect(ingestor.ingest("bugs/Moth.jpg").map(\.event) == [.ingested])
+        try workspace.write("inbox/bugs/Moth.json", Array(#"{"rating": 4}"#.utf8))
+        #expect(ingestor.process("bugs/Moth.json").map(\.event) == [.rated])
+        #expect(try store.read { try $0.bug(title: "Moth") }?.rating.value == 4)
+        #expect(try BuildQueue(store: store).entries() == [])
+    }
+
     @Test(arguments: CatalogBackend.all)
     func aWorkerBesideTheIngestFindsNothingToClaim(backend: CatalogBackend) throws {
         var (workspace, store, ingestor) = try Self.inbox(backend)
