@@ -259,14 +259,16 @@ public struct InboxIngestor: Sendable {
         // The crash point `built` is reached with the files made and the row still `pending`:
         // inside the commit's transaction, before the mark (or after a failed build).
         let (crashPoints, marked) = (self.crashPoints, Locked<(built: Bool, outputs: Int?)>((false, nil)))
-        let report = builder.build(claimed: held, queue: queue, worker: worker, lease: Self.lease, prepared: prepared) {
-            tx in
+        let markImported: @Sendable (CatalogTransaction) throws -> Void = { tx in
             marked.withLock { $0.built = true }
             crashPoints.reached(.built)
             try tx.recordIngest(path: source, sha256: sha, record: record, status: .imported)
             let outputs = try tx.outputs(for: record).count
             marked.withLock { $0.outputs = outputs }
-        }.report
+        }
+        let report = builder.build(
+            claimed: held, queue: queue, worker: worker, lease: Self.lease, prepared: prepared, done: markImported
+        ).report
         let (built, counted) = marked.withLock { ($0.built, $0.outputs) }
         if !built { crashPoints.reached(.built) }
         if report.failed > 0 {
