@@ -117,8 +117,9 @@ extension InboxIngestor {
     }
 
     /// Applies the rating sidecar at `relativePath` to its bug, if the bug exists and the rating
-    /// differs, and rebuilds the bug's outputs (its rating strip). A bug that does not exist yet
-    /// reads the sidecar when its image arrives.
+    /// differs, and rebuilds the bug's outputs (its rating strip) under a claim taken with the
+    /// change, as an ingest does (no queue row is left). A bug that does not exist yet reads the
+    /// sidecar when its image arrives.
     public func applySidecar(_ relativePath: String) -> [IngestEvent] {
         guard case .sidecar(let title) = InboxLayout.classify(relativePath) else { return [] }
         let rating: Rating
@@ -128,17 +129,21 @@ extension InboxIngestor {
         } catch {
             return [IngestEvent(.failed, path: shown(relativePath), reason: error.reason)]
         }
-        let changed: RecordRef?
+        let claimed: CatalogBuilder.OwnClaim?
         do {
-            changed = try store.write { tx -> RecordRef? in
+            claimed = try store.write { tx -> CatalogBuilder.OwnClaim? in
                 guard let bug = try tx.bug(title: title), bug.rating != rating else { return nil }
-                return try tx.rate(bugID: bug.id, rating: rating.value).ref
+                let ref = try tx.rate(bugID: bug.id, rating: rating.value).ref
+                return try builder.claimOwn(ref, queue: queue, worker: worker, lease: Self.lease, in: tx)
             }
         } catch {
             return [IngestEvent(.failed, path: shown(relativePath), reason: "catalog: \(error)")]
         }
-        guard let changed else { return [] }
-        let report = builder.build(only: [changed])
+        guard let claimed else { return [] }
+        let changed = claimed.claim.record
+        let report = builder.build(
+            claimed: claimed, queue: queue, worker: worker, lease: Self.lease, prepared: nil, done: { _ in }
+        ).report
         var events = [
             IngestEvent(.rated, path: shown(relativePath), record: changed.description, reason: "rating \(rating)")
         ]

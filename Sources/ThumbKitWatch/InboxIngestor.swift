@@ -17,14 +17,17 @@ import ThumbKitCatalog
 /// 3. check: header, limits, and a decode with codec warnings fatal that also renders the
 ///    outputs step 6 writes (``CatalogBuilder/prepare(_:sha256:for:)``); a failure rejects the
 ///    file before the catalog is touched;
-/// 4. one transaction: create or update the record (image, sidecar rating, new category) and
-///    write the file's row as `pending`, with what is needed to undo the change;
+/// 4. one transaction: create or update the record (image, sidecar rating, new category),
+///    claim its build queue row for this ingestor (``BuildQueue/claimOwn(_:worker:lease:now:in:)``:
+///    no `thumbkit worker` builds it meanwhile) and write the file's row as `pending`, with
+///    what is needed to undo the change;
 /// 5. with `--move-done`, move the source to where the record now says it is;
-/// 6. build the record's outputs (``CatalogBuilder/build(only:progress:onFailure:)``) from
-///    step 3's render;
-/// 7. mark the row `imported`.
+/// 6. build the record's outputs from step 3's render, under that claim;
+/// 7. in the transaction that commits them, fenced as a worker's commit is (a claim lost
+///    meanwhile records nothing), remove the queue row and mark the file's row `imported`.
 ///
-/// A crash before 4 leaves nothing; between 4 and 7 it leaves a `pending` row, which the next
+/// A crash before 4 leaves nothing; between 4 and 7 it leaves a `pending` row (and a queue row
+/// held until its lease runs out, when a worker may build it), which the next
 /// run redoes (the file is still in the inbox: steps 4–7 are idempotent) or, from
 /// ``recoverPending()``, finishes (the file was already moved by 5) or undoes (the file is gone).
 /// A build failure undoes step 4, removes any outputs made, and rejects the file.
@@ -47,6 +50,12 @@ public struct InboxIngestor: Sendable {
     /// Told when each file reaches a phase (``WatchCrashPoints``); nothing by default.
     package var crashPoints: any WatchCrashPoints = NoWatchCrashPoints()
     let rejected: RejectedFolder
+    /// The build queue, whose rows of the records it changes the ingestor claims.
+    let queue: BuildQueue
+    /// The ingestor's worker id in the queue (`host:pid:random`, as a worker's).
+    let worker = BuildWorker.newID()
+    /// The lease of an ingest's claim, renewed while its build runs.
+    static let lease: Duration = .seconds(30)
 
     /// An ingestor for the inbox at `inbox`.
     public init(
@@ -65,6 +74,7 @@ public struct InboxIngestor: Sendable {
             PathResolution.resolve($0, against: FileManager.default.currentDirectoryPath)
         }
         self.rejected = RejectedFolder(inbox: absoluteInbox)
+        self.queue = BuildQueue(store: store)
     }
 
     /// `<inbox as given>/<relativePath>`, for event lines.
@@ -109,10 +119,11 @@ public struct InboxIngestor: Sendable {
         }
         let sha = ContentHash.sha256(of: bytes)
 
-        // 2. What the catalog already knows.
+        // 2. What the catalog already knows: two look-ups, each its own statement (step 4
+        // checks the record again in its transaction).
         let known: (row: IngestedFile?, record: (ref: RecordRef, image: ImageRef?)?)
         do {
-            known = try store.read { tx in
+            known = try store.readEach { tx in
                 (try tx.ingestedFile(path: source, sha256: sha), try Self.find(target, in: tx))
             }
         } catch {
@@ -169,7 +180,7 @@ public struct InboxIngestor: Sendable {
             }
         }
 
-        // 4. Record change and pending row, in one transaction.
+        // 4. Record change, its claim and the pending row, in one transaction.
         var imagePath = source
         if let moveDoneTo {
             guard let path = donePath(for: relativePath, in: moveDoneTo, sha: sha) else {
@@ -178,15 +189,16 @@ public struct InboxIngestor: Sendable {
             }
             imagePath = path
         }
-        let change: (record: RecordRef, undo: IngestUndo)
+        let change: (record: RecordRef, undo: IngestUndo, claim: CatalogBuilder.OwnClaim)
         do {
             change = try store.write { tx in
                 let change = try Self.apply(
                     target, image: ImageRef(path: imagePath, sha256: sha), rating: rating, pendingUndo: pendingUndo,
                     in: tx)
+                let claim = try builder.claimOwn(change.record, queue: queue, worker: worker, lease: Self.lease, in: tx)
                 try tx.recordIngest(
                     path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
-                return change
+                return (change.record, change.undo, claim)
             }
         } catch let error as CatalogError {
             if case .invalidRecord = error {
@@ -220,37 +232,51 @@ public struct InboxIngestor: Sendable {
         // 6 and 7. Outputs, then done.
         return events
             + finish(
-                relativePath, record: change.record, undo: change.undo, source: source, image: imagePath, sha: sha,
-                prepared: prepared)
+                relativePath, record: change.record, claim: change.claim, undo: change.undo, source: source,
+                image: imagePath, sha: sha, prepared: prepared)
     }
 
-    /// Builds the record's outputs (from `prepared`, the check's render, when given) and marks
-    /// the row `imported`; on a build failure, undoes the record change and rejects the file
-    /// (now at `image`).
+    /// Builds the record's outputs (from `prepared`, the check's render, when given) under
+    /// `claim` (claimed now when nil, as when recovering) and, in the transaction that commits
+    /// them, marks the row `imported`; on a build failure, undoes the record change and rejects
+    /// the file (now at `image`).
     func finish(
-        _ relativePath: String, record: RecordRef, undo undoData: IngestUndo, source: String, image: String,
-        sha: String,
-        prepared: PreparedImage? = nil
+        _ relativePath: String, record: RecordRef, claim: CatalogBuilder.OwnClaim? = nil, undo undoData: IngestUndo,
+        source: String, image: String, sha: String, prepared: PreparedImage? = nil
     ) -> [IngestEvent] {
-        let report = builder.build(only: [record], prepared: prepared)
-        crashPoints.reached(.built)
+        let held: CatalogBuilder.OwnClaim
+        do {
+            held =
+                try claim
+                ?? store.write { tx in
+                    try builder.claimOwn(record, queue: queue, worker: worker, lease: Self.lease, in: tx)
+                }
+        } catch {
+            return [
+                IngestEvent(.failed, path: shown(relativePath), record: record.description, reason: "catalog: \(error)")
+            ]
+        }
+        // The crash point `built` is reached with the files made and the row still `pending`:
+        // inside the commit's transaction, before the mark (or after a failed build).
+        let (crashPoints, marked) = (self.crashPoints, Locked<(built: Bool, outputs: Int?)>((false, nil)))
+        let markImported: @Sendable (CatalogTransaction) throws -> Void = { tx in
+            marked.withLock { $0.built = true }
+            crashPoints.reached(.built)
+            try tx.recordIngest(path: source, sha256: sha, record: record, status: .imported)
+            let outputs = try tx.outputs(for: record).count
+            marked.withLock { $0.outputs = outputs }
+        }
+        let report = builder.build(
+            claimed: held, queue: queue, worker: worker, lease: Self.lease, prepared: prepared, done: markImported
+        ).report
+        let (built, counted) = marked.withLock { ($0.built, $0.outputs) }
+        if !built { crashPoints.reached(.built) }
         if report.failed > 0 {
             let reason = "cannot make its outputs: " + (report.failures.first ?? "the build failed")
             let undone = undo(record, undoData, source: source, sha: sha, reason: reason)
             return reject(relativePath, at: image, sha: sha, record: record, reason: reason, recorded: true) + undone
         }
-        let outputs: Int
-        do {
-            outputs = try store.write { tx in
-                try tx.recordIngest(path: source, sha256: sha, record: record, status: .imported)
-                return try tx.outputs(for: record).count
-            }
-        } catch {
-            // The row stays `pending`: the next run redoes the (idempotent) steps and marks it.
-            return [
-                IngestEvent(.failed, path: shown(relativePath), record: record.description, reason: "catalog: \(error)")
-            ]
-        }
+        let outputs = counted ?? 0
         return [
             IngestEvent(
                 .ingested, path: shown(relativePath), record: record.description, outputs: outputs,

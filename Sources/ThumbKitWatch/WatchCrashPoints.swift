@@ -18,7 +18,9 @@ package enum IngestPhase: String, Sendable, CaseIterable {
     case committed
     /// The source has been moved by `--move-done` (step 5; not reached without it).
     case moved
-    /// The outputs are built, the row is not yet `imported` (step 6).
+    /// The outputs are built, the row is not yet `imported` (step 6): inside the transaction
+    /// that records them and marks the row, just before the mark (after a failed build, once
+    /// it failed).
     case built
 }
 

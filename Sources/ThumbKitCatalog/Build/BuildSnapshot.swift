@@ -5,7 +5,7 @@
 /// A full build reads every record and row. A build of some records reads only theirs, by key,
 /// so its cost does not grow with the catalog (a watch folder ingesting its millionth file
 /// does the same work as its first).
-struct BuildSnapshot {
+struct BuildSnapshot: Sendable {
     var bugs: [Bug]
     var foods: [Food]
     var assets: CatalogAssets

@@ -121,6 +121,19 @@ public struct CatalogBuilder: Sendable {
         onFailure: (@Sendable (String) -> Void)? = nil, onNote: ((String) -> Void)? = nil,
         commitGuard: BuildCommitGuard? = nil
     ) -> BuildReport {
+        build(
+            only: records, prepared: prepared, progress: progress, onFailure: onFailure, onNote: onNote,
+            commitGuard: commitGuard, snapshot: nil)
+    }
+
+    /// The same, from `snapshot` when given: what the build reads first, already read for
+    /// `records` (a writer's own claim reads it in the transaction of its change, `claimOwn`);
+    /// nil reads it here.
+    func build(
+        only records: [RecordRef]?, prepared: PreparedImage?, progress: (@Sendable (Int, Int) -> Void)? = nil,
+        onFailure: (@Sendable (String) -> Void)? = nil, onNote: ((String) -> Void)? = nil,
+        commitGuard: BuildCommitGuard? = nil, snapshot given: BuildSnapshot?
+    ) -> BuildReport {
         let started = Date()
         var folder = OutputFolder(root: outputDirectory)
         var report = BuildReport()
@@ -134,9 +147,11 @@ public struct CatalogBuilder: Sendable {
         let full = records == nil || records!.contains(.app)
         do {
             try folder.create()
-            let snapshot = try store.read { tx in
-                full ? try BuildSnapshot.all(tx) : try BuildSnapshot.of(records ?? [], tx)
-            }
+            let snapshot =
+                try given
+                ?? store.read { tx in
+                    full ? try BuildSnapshot.all(tx) : try BuildSnapshot.of(records ?? [], tx)
+                }
             // Read with the snapshot; made (a write) only by the catalog's first build.
             let catalogID = try snapshot.catalogID ?? store.catalogID()
             let sources = Self.sourcePaths(bugs: snapshot.bugs, foods: snapshot.foods, assets: snapshot.assets)

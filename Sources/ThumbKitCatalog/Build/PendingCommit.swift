@@ -31,7 +31,8 @@ struct PendingCommit: Sendable {
             let mode: WriteLockMode = guarded != nil && record.kind != .app ? .shared : .exclusive
             (report, orphans) = try store.write(mode: mode) { tx -> (BuildReport, [String]) in
                 try guarded?.check(tx, record)  // scale-out: before any row; throwing rolls back
-                let (report, orphans, recorded) = try self.record(in: tx)
+                let fenced = guarded?.fencesRecords == true && record.kind != .app
+                let (report, orphans, recorded) = try self.record(in: tx, fenced: fenced)
                 if recorded { try guarded?.finish(tx, record, failures + report.failures) }  // settle the queue row
                 return (report, orphans)
             }
@@ -62,11 +63,12 @@ struct PendingCommit: Sendable {
     /// or changed while its files were made: its queue row is then left to the change, which
     /// queued it again, as it always was).
     ///
-    /// `batchFenced`: the batch's fence held for the record in `tx`. The record is then not
+    /// `fenced`: the queue's fence held for the record in `tx` (a batch's, or the guard's of a
+    /// writer's own claim, read after the claim as a worker's snapshot is). The record is then not
     /// read again: every change of a built column (title or name, category, picture, its hash)
     /// and its deletion reset or remove its queue row (the schema's triggers), so a fence that
     /// held proves the record is as the build's snapshot (read after the claim) saw it.
-    func record(in tx: CatalogTransaction, batchFenced: Bool = false) throws -> (BuildReport, [String], Bool) {
+    func record(in tx: CatalogTransaction, fenced: Bool = false) throws -> (BuildReport, [String], Bool) {
         let unit = build.unit
         let folder = build.folder
         var report = BuildReport()
@@ -74,7 +76,7 @@ struct PendingCommit: Sendable {
         // new title, which names its folder): nothing is recorded, the files this build
         // wrote go (the change queued the record again, and whoever made it builds it anew).
         switch record.kind {
-        case .bug where batchFenced, .food where batchFenced:
+        case .bug where fenced, .food where fenced:
             if let hashUpdate, record.kind == .bug { _ = try tx.setImage(bugID: record.id, image: hashUpdate) }
             if let hashUpdate, record.kind == .food { _ = try tx.setImage(foodID: record.id, image: hashUpdate) }
         case .bug:

@@ -77,6 +77,39 @@ package struct BuildQueueSQL: Sendable {
         WHERE record_kind = ? AND record_id = ?
         """
 
+    /// How a writer claims the record it has just changed, in the transaction that changed it
+    /// (`BuildQueue.claimOwn`): the record's row (queued by the change's trigger, or made here
+    /// when the change queued nothing) is taken for the writer under a fresh claim sequence,
+    /// with one attempt, so no worker builds it while the writer does, and a worker that held
+    /// it under an older claim is fenced out. Either way one `build_claim_sequence` step.
+    package enum OwnClaim: Sendable {
+        /// PostgreSQL: one statement, the counter's increment inside it (parameters: kind, id,
+        /// worker, lease until, enqueued at; column: claim_seq).
+        case returning(String)
+        /// SQLite: `sequence` (no parameters; the new claim_seq), then `upsert` (parameters:
+        /// kind, id, worker, lease until, enqueued at, claim sequence).
+        case sequenceThenUpsert(sequence: String, upsert: String)
+    }
+
+    /// The own-claim statement(s) for this dialect.
+    package var ownClaim: OwnClaim {
+        func upsert(_ sequence: String) -> String {
+            """
+            INSERT INTO build_queue (record_kind, record_id, worker_id, lease_until, attempts, enqueued_at, claim_seq)
+            VALUES (?, ?, ?, ?, 1, ?, \(sequence))
+            ON CONFLICT (record_kind, record_id) DO UPDATE SET worker_id = excluded.worker_id,
+                lease_until = excluded.lease_until, attempts = 1, last_error = NULL, claim_seq = excluded.claim_seq
+            RETURNING claim_seq
+            """
+        }
+        switch dialect {
+        case .postgres:
+            return .returning("WITH sequence AS (\(Self.nextSequence))\n" + upsert("(SELECT last FROM sequence)"))
+        case .sqlite:
+            return .sequenceThenUpsert(sequence: Self.nextSequence, upsert: upsert("?"))
+        }
+    }
+
     /// Queues a record, or frees its row and resets its attempts when it is there already
     /// (parameters: kind, id, enqueued at). The same upsert the schema's triggers run.
     package let enqueue = """

@@ -131,11 +131,26 @@ public final class CatalogStore: Sendable {
         try withConnection(write: false, mode: .exclusive, body)
     }
 
+    /// Runs `body` outside any transaction: each statement sees the catalog as it is when that
+    /// statement starts (autocommit), with no `BEGIN` or `COMMIT` around them. For a few
+    /// look-ups whose answers need not come from one snapshot, on a hot path (the watch
+    /// folder's first question about a file: two statements, not four). Read only.
+    package func readEach<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
+        let result: T? = try connection.withConnection { connection in
+            let transaction = CatalogTransaction(connection: connection)
+            defer { transaction.end() }
+            return try body(transaction)
+        }
+        guard let result else { throw connection.closedError }
+        return result
+    }
+
     private func withConnection<T>(
         write: Bool, mode: WriteLockMode, _ body: (CatalogTransaction) throws -> T
     ) throws -> T {
         try connection.transaction(write: write, mode: mode) { connection in
-            let transaction = CatalogTransaction(connection: connection, wake: self.connection.requestWake)
+            let transaction = CatalogTransaction(
+                connection: connection, wake: self.connection.requestWake, unwake: self.connection.cancelWake)
             defer { transaction.end() }
             return try body(transaction)
         }

@@ -70,7 +70,9 @@ extension CatalogTransaction {
                 ("title", .text(title)), ("rating", .real(rating.value)), ("image_path", .optional(image?.path)),
                 ("image_sha256", .optional(image?.sha256)), ("created_at", .text(time)), ("updated_at", .text(time)),
             ])
-        return try requireBug(id: newID)
+        // What was written, not read back: every column is known here.
+        let at = try date(time, ref)
+        return Bug(id: newID, title: title, rating: rating, image: image, createdAt: at, updatedAt: at)
     }
 
     /// Sets a bug's rating after checking it is 0 to 5 in steps of 0.5.

@@ -3,8 +3,8 @@ import Foundation
 
 /// The watch folder's memory of the files it has seen.
 extension CatalogTransaction {
-    private static let ingestColumns =
-        "id, path, sha256, record_kind, record_id, status, reason, processed_at FROM ingested_files"
+    private static let columns = "id, path, sha256, record_kind, record_id, status, reason, processed_at"
+    private static let ingestColumns = columns + " FROM ingested_files"
 
     private func ingested(from row: CatalogRow) throws(CatalogError) -> IngestedFile {
         let id = row.int(0)
@@ -20,24 +20,26 @@ extension CatalogTransaction {
     }
 
     /// Records what became of a file with this content; a second call for the same
-    /// (path, sha256) replaces the first.
+    /// (path, sha256) replaces the first. One statement: the row comes back by `RETURNING`.
     @discardableResult
     public func recordIngest(
         path: String, sha256: String, record: RecordRef?, status: IngestedFile.Status, reason: String = ""
     ) throws(CatalogError) -> IngestedFile {
-        try db.run(
+        let stored = try db.queryFirst(
             """
             INSERT INTO ingested_files (path, sha256, record_kind, record_id, status, reason, processed_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (path, sha256) DO UPDATE SET record_kind = excluded.record_kind,
                 record_id = excluded.record_id, status = excluded.status, reason = excluded.reason,
                 processed_at = excluded.processed_at
+            RETURNING \(Self.columns)
             """,
             [
                 .text(path), .text(sha256), .optional(record?.kind.rawValue), record.map { .integer($0.id) } ?? .null,
                 .text(status.rawValue), .text(reason), .text(now),
-            ])
-        guard let stored = try ingestedFile(path: path, sha256: sha256) else {
+            ]
+        ) { row throws(CatalogError) in try ingested(from: row) }
+        guard let stored else {
             throw CatalogError.database(
                 path: connection.location, reason: "ingested file '\(path)' vanished after it was written")
         }

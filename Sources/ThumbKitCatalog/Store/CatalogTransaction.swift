@@ -9,16 +9,24 @@ public final class CatalogTransaction {
     private var isOpen = true
     /// Asks for the catalog's idle workers to be woken after the outermost commit.
     private let wake: () -> Void
+    /// Withdraws that request (`claimedQueuedWork`).
+    private let unwake: () -> Void
 
-    init(connection: any CatalogConnection, wake: @escaping () -> Void = {}) {
+    init(connection: any CatalogConnection, wake: @escaping () -> Void = {}, unwake: @escaping () -> Void = {}) {
         self.connection = connection
         self.wake = wake
+        self.unwake = unwake
     }
 
     /// This transaction queued claimable work (changed a record or a setting that queues builds,
     /// queued or released a build): once it commits, the catalog's idle workers are woken
     /// (`QueueWakeNotifier`). The claim and the commit of a built record do not call it.
     package func queuedWork() { wake() }
+
+    /// Everything this transaction queued is held by a claim it took itself
+    /// (`BuildQueue.claimOwn`): no idle worker is woken for it. Only for a transaction that
+    /// queued nothing else.
+    package func claimedQueuedWork() { unwake() }
 
     func end() { isOpen = false }
 

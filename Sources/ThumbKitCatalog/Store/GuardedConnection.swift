@@ -64,6 +64,11 @@ package final class GuardedConnection: Sendable {
         connection = nil
     }
 
+    /// What a use after `close` fails with.
+    package var closedError: CatalogError {
+        .database(path: location, reason: "the catalog was closed before this use of it")
+    }
+
     /// Runs `body` in a transaction on the connection (a write transaction when `write`): its
     /// changes are committed together when it returns, or rolled back when it throws. Nested
     /// on the same thread, it runs as a savepoint. `body` must not keep the connection.
@@ -72,9 +77,7 @@ package final class GuardedConnection: Sendable {
     ) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        guard let connection else {
-            throw CatalogError.database(path: location, reason: "the catalog was closed before this use of it")
-        }
+        guard let connection else { throw closedError }
         depth += 1
         let result: T
         do {
@@ -107,6 +110,14 @@ package final class GuardedConnection: Sendable {
         lock.lock()
         defer { lock.unlock() }
         return observer
+    }
+
+    /// The transaction running on this thread holds, under a claim of its own, everything it
+    /// queued: no worker is to be woken for it. Called from inside `transaction`.
+    package func cancelWake() {
+        lock.lock()
+        defer { lock.unlock() }
+        wakeRequested = false
     }
 
     /// From now on, tells `observer` of each outermost write transaction.

@@ -17,6 +17,11 @@ public struct BuildCommitGuard: Sendable {
     /// A worker's batch: the records it holds are committed together there (`CommitBatch`),
     /// and `check`/`finish` run only for a record the batch had to commit alone.
     let batch: CommitBatch?
+    /// `check` fences every bug and food it is asked about (it throws unless the record's queue
+    /// row is still held under the claim that built it), so a commit it let through need not
+    /// read the record again (`PendingCommit.record(in:fenced:)`). False for a guard made by
+    /// the public initializer, which promises nothing of the kind.
+    let fencesRecords: Bool
 
     public init(
         check: @escaping @Sendable (CatalogTransaction, RecordRef) throws -> Void,
@@ -27,10 +32,12 @@ public struct BuildCommitGuard: Sendable {
 
     init(
         check: @escaping @Sendable (CatalogTransaction, RecordRef) throws -> Void,
-        finish: @escaping @Sendable (CatalogTransaction, RecordRef, [String]) throws -> Void, batch: CommitBatch?
+        finish: @escaping @Sendable (CatalogTransaction, RecordRef, [String]) throws -> Void, batch: CommitBatch?,
+        fencesRecords: Bool = false
     ) {
         self.check = check
         self.finish = finish
         self.batch = batch
+        self.fencesRecords = fencesRecords
     }
 }

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import ThumbKit
+
+/// The build of a record its writer claimed itself (`BuildQueue.claimOwn`), committed under the
+/// queue's fence exactly as a worker commits its claims (`BuildCommitGuard`, `BuildQueue.check`
+/// and `settle`): a worker running beside the writer never builds the record again, a stale
+/// commit (the claim lost meanwhile) records nothing, and no queue row is left behind.
+extension CatalogBuilder {
+    /// A writer's claim of the record it changed, with what the record's build reads first,
+    /// both taken in the transaction of the change (`claimOwn`).
+    package struct OwnClaim: Sendable {
+        /// The claim (`BuildQueue.claimOwn`).
+        package let claim: BuildQueue.Claim
+        /// The record, its output rows and the settings the build plans from: read with the
+        /// claim, so the fence that holds at the commit proves them current, and the build does
+        /// not open a read transaction of its own.
+        let snapshot: BuildSnapshot
+    }
+
+    /// Claims `record` for `worker` in `tx`, the transaction that changed it
+    /// (`BuildQueue.claimOwn`), and reads what its build needs there.
+    package func claimOwn(
+        _ record: RecordRef, queue: BuildQueue, worker: String, lease: Duration, in tx: CatalogTransaction
+    ) throws -> OwnClaim {
+        let claim = try queue.claimOwn(record, worker: worker, lease: lease, now: Date(), in: tx)
+        return OwnClaim(claim: claim, snapshot: try BuildSnapshot.of([record], tx))
+    }
+
+    /// How a build under a writer's own claim ended.
+    package struct ClaimedBuild: Sendable {
+        /// The build's report; a lost claim is not among its failures.
+        package var report: BuildReport
+        /// The claim was lost before the commit (the record changed again, or the lease ran out
+        /// and a worker took it): nothing of this build was recorded, and the row's new holder
+        /// builds the record.
+        package var lost: Bool
+    }
+
+    /// Builds `own`'s record (rendering its source from `prepared` when it fits) under the
+    /// claim `worker` holds, from the snapshot read with it, renewing its lease (`lease`)
+    /// while it runs, and commits it fenced.
+    /// `done` runs last in the transaction that ends the claim, only when the build met no
+    /// failure: the record's row commit (which removes the queue row), or when there was
+    /// nothing to commit, the fenced finish of the row, or when the claim was lost, a
+    /// transaction of its own. A failed build puts the row back with its reasons, claimable a
+    /// lease later.
+    package func build(
+        claimed own: OwnClaim, queue: BuildQueue, worker: String, lease: Duration,
+        prepared: PreparedImage?, done: @escaping @Sendable (CatalogTransaction) throws -> Void
+    ) -> ClaimedBuild {
+        let claim = own.claim
+        let record = claim.record
+        let state = Locked((lost: false, settled: false))
+        // A failed build's row waits a lease before a worker may retry it: the writer undoes
+        // its change first (which queues or removes the row anew).
+        let retryAt = Date().addingTimeInterval(Double(lease.milliseconds) / 1000)
+        let renewer = LeaseRenewer(queue: queue, worker: worker, lease: lease, clock: SystemBuildClock())
+        var report = build(
+            only: [record], prepared: prepared,
+            commitGuard: BuildCommitGuard(
+                check: { tx, unit in
+                    guard unit == record else { return }  // a side unit (the strips of a bug)
+                    do {
+                        try queue.check(claim, worker: worker, in: tx)
+                    } catch let error as BuildQueue.LostClaim {
+                        state.withLock { $0.lost = true }
+                        throw error
+                    }
+                },
+                finish: { tx, unit, failures in
+                    guard unit == record else { return }
+                    let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
+                    try queue.settle(record, failure: reason, attempts: claim.attempt, retryAt: retryAt, in: tx)
+                    if failures.isEmpty { try done(tx) }
+                    state.withLock { $0.settled = true }
+                }, batch: nil, fencesRecords: true),
+            snapshot: own.snapshot)
+        renewer.stop()
+        let (lost, settled) = state.withLock { ($0.lost, $0.settled) }
+        if lost {
+            let line = BuildQueue.LostClaim(record: record, workerID: worker).description
+            report.failures.removeAll { $0 == line }
+            report.failed = report.failures.count
+        }
+        guard !settled else { return ClaimedBuild(report: report, lost: lost) }
+        // Nothing committed under the claim: the row is finished here (unless it was lost).
+        let reason = report.failures.isEmpty ? nil : report.failures.joined(separator: "; ")
+        do {
+            try store.write { tx in
+                if !lost {
+                    do {
+                        try queue.finish(claim, worker: worker, failure: reason, retryAt: retryAt, in: tx)
+                    } catch is BuildQueue.LostClaim {
+                        // Taken since: its new holder builds the record.
+                    }
+                }
+                if reason == nil { try done(tx) }
+            }
+        } catch {
+            report.fail(UnitBuild.line(error))
+        }
+        return ClaimedBuild(report: report, lost: lost)
+    }
+}
