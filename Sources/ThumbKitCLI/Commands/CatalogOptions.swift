@@ -117,15 +117,54 @@ enum CatalogOptions {
     /// `--no-build`: change the record only.
     static let noBuild: OptionKey<Bool> = .flag("no-build", help: "Only change the record; build later.")
 
-    /// Builds `record` after a change (for `catalog rate` and `set-image`) and reports what was
-    /// done; failures go to stderr. Returns the number of failures.
-    static func rebuild(_ record: RecordRef, _ arguments: ParsedArguments, store: CatalogStore, context: CommandContext)
-        throws -> Int
-    {
-        let report = try builder(arguments, store: store).build(
-            only: [record], onFailure: { context.printError($0) }, onNote: { context.printError($0) })
-        context.print("outputs: \(report.summary)")
-        return report.failed
+    /// How long the claim of a record a command changed lasts without renewal (renewed while
+    /// the command builds it).
+    static let ownClaimLease: Duration = .seconds(30)
+
+    /// A record change made by `catalog rate`, `rename` or `set-image`, and (unless
+    /// `--no-build`) the claim of its record taken in the same transaction.
+    struct Change<Value: Sendable> {
+        let value: Value
+        let claim: CatalogBuilder.OwnClaim?
+        let worker: String
+    }
+
+    /// Makes `change` to `record` in one write transaction and, unless `--no-build`, claims the
+    /// record's build queue row there (`CatalogBuilder.claimOwn`), so that a worker running
+    /// meanwhile does not build the record too. `--no-build` leaves the row queued for one.
+    static func change<Value: Sendable>(
+        _ record: RecordRef, _ arguments: ParsedArguments, store: CatalogStore,
+        _ change: (CatalogTransaction) throws -> Value
+    ) throws -> Change<Value> {
+        let build = !(try arguments[noBuild])
+        let builder = try self.builder(arguments, store: store)
+        let worker = BuildWorker.newID()
+        let queue = BuildQueue(store: store)
+        let (value, claim) = try store.write { tx in
+            let value = try change(tx)
+            let claim =
+                build ? try builder.claimOwn(record, queue: queue, worker: worker, lease: ownClaimLease, in: tx) : nil
+            return (value, claim)
+        }
+        return Change(value: value, claim: claim, worker: worker)
+    }
+
+    /// Builds the record `change` claimed (nothing without a claim: `--no-build`), committing
+    /// under that claim's fence, and prints the outputs line; returns the failures. A claim lost
+    /// meanwhile (the record changed again) leaves the build to the claim's new holder.
+    static func rebuild<Value>(
+        _ change: Change<Value>, _ arguments: ParsedArguments, store: CatalogStore, context: CommandContext
+    ) throws -> Int {
+        guard let claim = change.claim else { return 0 }
+        let built = try builder(arguments, store: store).build(
+            claimed: claim, queue: BuildQueue(store: store), worker: change.worker, lease: ownClaimLease,
+            prepared: nil, onNote: { context.printError($0) }, done: { _ in })
+        for line in built.report.failures { context.printError(line) }
+        if built.lost {
+            context.printError("\(claim.claim.record): changed again meanwhile; its new build is another's to make")
+        }
+        context.print("outputs: \(built.report.summary)")
+        return built.report.failed
     }
 
     /// A record named by id (`record(_:)`), or else by title or name in `store`: the exact

@@ -27,9 +27,11 @@ enum CatalogRateCommand: Command {
         }
         let store = try CatalogOptions.openStore(arguments)
         defer { store.close() }
-        let bug = try store.rate(bugID: ref.id, rating: rating.value)
+        let change = try CatalogOptions.change(ref, arguments, store: store) { tx in
+            try tx.rate(bugID: ref.id, rating: rating.value)
+        }
+        let bug = change.value
         context.print("bug:\(bug.id) \(Terminal.oneLine(bug.title)): rating \(bug.rating)")
-        if try arguments[CatalogOptions.noBuild] { return .success }
-        return ExitCode(failureCount: try CatalogOptions.rebuild(ref, arguments, store: store, context: context))
+        return ExitCode(failureCount: try CatalogOptions.rebuild(change, arguments, store: store, context: context))
     }
 }

@@ -25,7 +25,7 @@ enum CatalogRenameCommand: Command {
         let name = arguments.argument("new")!
         let store = try CatalogOptions.openStore(arguments)
         defer { store.close() }
-        let (old, new) = try store.write { tx in
+        let change = try CatalogOptions.change(ref, arguments, store: store) { tx in
             switch ref.kind {
             case .bug:
                 let old = try tx.requireBug(id: ref.id).title
@@ -35,9 +35,9 @@ enum CatalogRenameCommand: Command {
                 return (old, try tx.rename(foodID: ref.id, name: name).name)
             }
         }
+        let (old, new) = change.value
         context.print(
             "\(ref.kind.rawValue):\(ref.id) \(Terminal.oneLine(old)) → \(Terminal.oneLine(new))")
-        if try arguments[CatalogOptions.noBuild] { return .success }
-        return ExitCode(failureCount: try CatalogOptions.rebuild(ref, arguments, store: store, context: context))
+        return ExitCode(failureCount: try CatalogOptions.rebuild(change, arguments, store: store, context: context))
     }
 }

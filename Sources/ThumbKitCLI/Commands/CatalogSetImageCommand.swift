@@ -27,15 +27,17 @@ enum CatalogSetImageCommand: Command {
         defer { store.close() }
         // Checked and hashed before the catalog is touched; the hash is of the bytes checked.
         let image = try SourceImage.load(path: path)
-        switch ref.kind {
-        case .bug:
-            let bug = try store.write { try $0.setImage(bugID: ref.id, image: image) }
-            context.print("bug:\(bug.id) \(Terminal.oneLine(bug.title)): image \(path)")
-        default:
-            let food = try store.write { try $0.setImage(foodID: ref.id, image: image) }
-            context.print("food:\(food.id) \(Terminal.oneLine(food.name)): image \(path)")
+        let change = try CatalogOptions.change(ref, arguments, store: store) { tx in
+            switch ref.kind {
+            case .bug:
+                let bug = try tx.setImage(bugID: ref.id, image: image)
+                return "bug:\(bug.id) \(Terminal.oneLine(bug.title))"
+            default:
+                let food = try tx.setImage(foodID: ref.id, image: image)
+                return "food:\(food.id) \(Terminal.oneLine(food.name))"
+            }
         }
-        if try arguments[CatalogOptions.noBuild] { return .success }
-        return ExitCode(failureCount: try CatalogOptions.rebuild(ref, arguments, store: store, context: context))
+        context.print("\(change.value): image \(path)")
+        return ExitCode(failureCount: try CatalogOptions.rebuild(change, arguments, store: store, context: context))
     }
 }

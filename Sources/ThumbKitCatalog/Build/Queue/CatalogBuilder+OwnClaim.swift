@@ -39,7 +39,8 @@ extension CatalogBuilder {
 
     /// Builds `own`'s record (rendering its source from `prepared` when it fits) under the
     /// claim `worker` holds, from the snapshot read with it, renewing its lease (`lease`)
-    /// while it runs, and commits it fenced.
+    /// while it runs, and commits it fenced; `onNote` gets the build's notes (an output folder
+    /// claimed).
     /// `done` runs last in the transaction that ends the claim, only when the build met no
     /// failure: the record's row commit (which removes the queue row), or when there was
     /// nothing to commit, the fenced finish of the row, or when the claim was lost, a
@@ -47,7 +48,8 @@ extension CatalogBuilder {
     /// lease later.
     package func build(
         claimed own: OwnClaim, queue: BuildQueue, worker: String, lease: Duration,
-        prepared: PreparedImage?, done: @escaping @Sendable (CatalogTransaction) throws -> Void
+        prepared: PreparedImage?, onNote: ((String) -> Void)? = nil,
+        done: @escaping @Sendable (CatalogTransaction) throws -> Void
     ) -> ClaimedBuild {
         let claim = own.claim
         let record = claim.record
@@ -57,7 +59,7 @@ extension CatalogBuilder {
         let retryAt = Date().addingTimeInterval(Double(lease.milliseconds) / 1000)
         let renewer = LeaseRenewer(queue: queue, worker: worker, lease: lease, clock: SystemBuildClock())
         var report = build(
-            only: [record], prepared: prepared,
+            only: [record], prepared: prepared, onNote: onNote,
             commitGuard: BuildCommitGuard(
                 check: { tx, unit in
                     guard unit == record else { return }  // a side unit (the strips of a bug)
