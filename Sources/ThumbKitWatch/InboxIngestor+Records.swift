@@ -57,7 +57,7 @@ extension InboxIngestor {
     func undo(_ record: RecordRef, _ undoData: IngestUndo, source: String, sha: String, reason: String) -> [IngestEvent]
     {
         var removed: [OutputRecord] = []
-        var restored = false
+        var restored: CatalogBuilder.OwnClaim?
         do {
             try store.write { tx in
                 if undoData.created {
@@ -80,10 +80,10 @@ extension InboxIngestor {
                     case .bug where try tx.bug(id: record.id) != nil:
                         try tx.setImage(bugID: record.id, image: undoData.image)
                         if let rating = undoData.rating { try tx.rate(bugID: record.id, rating: rating) }
-                        restored = true
+                        restored = try builder.claimOwn(record, queue: queue, worker: worker, lease: Self.lease, in: tx)
                     case .food where try tx.food(id: record.id) != nil:
                         try tx.setImage(foodID: record.id, image: undoData.image)
-                        restored = true
+                        restored = try builder.claimOwn(record, queue: queue, worker: worker, lease: Self.lease, in: tx)
                     default:
                         break
                     }
@@ -103,8 +103,12 @@ extension InboxIngestor {
             folders.insert((output.path as NSString).deletingLastPathComponent)
         }
         for folder in folders where !folder.isEmpty { rmdir(outputDirectory + "/" + folder) }  // Only if empty.
-        if restored {
-            let report = builder.build(only: [record])
+        // The record with its previous image is built under a claim taken with the restore, as
+        // an ingest's is: no queue row is left for a worker to build it again.
+        if let restored {
+            let report = builder.build(
+                claimed: restored, queue: queue, worker: worker, lease: Self.lease, prepared: nil, done: { _ in }
+            ).report
             if report.failed > 0 {
                 return [
                     IngestEvent(

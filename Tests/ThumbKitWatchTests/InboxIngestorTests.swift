@@ -220,6 +220,30 @@ struct InboxIngestorTests {
         #expect(try inbox.store.read { try $0.ingestedFiles() }.map(\.status) == [.failed])
     }
 
+    /// An undo that gives a record back its previous image rebuilds it under a claim taken with
+    /// the restore: no queue row is left for a worker to build it again.
+    @Test(arguments: CatalogBackend.all) func anUndoThatRestoresThePreviousImageLeavesNoQueueRow(
+        backend: CatalogBackend
+    ) throws {
+        let inbox = try Inbox(backend)
+        try inbox.drop("bugs/Moth.jpg", GeneratedImages.jpeg(seed: 12))
+        #expect(inbox.ingestor.ingest("bugs/Moth.jpg").map(\.event) == [.ingested])
+        let before = try #require(try inbox.store.bugs().first)
+        // A second picture of the moth, left pending by a crash, whose file then vanished.
+        let source = inbox.workspace.path("inbox/bugs/Moth.png")
+        let sha = ContentHash.sha256(of: GeneratedImages.jpeg(seed: 13))
+        try inbox.store.write { tx in
+            let change = try InboxIngestor.apply(
+                .bug(title: "Moth"), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
+            try tx.recordIngest(
+                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
+        }
+        #expect(inbox.ingestor.recoverPending().map(\.event) == [.recovered])
+        #expect(try inbox.store.bugs().first?.image == before.image)
+        #expect(try BuildQueue(store: inbox.store).entries() == [])
+        #expect(try consistencyProblems(store: inbox.store, outputDirectory: inbox.workspace.path("out")) == [])
+    }
+
     @Test func undoDataSurvivesTheTripThroughThePendingRow() {
         let undo = IngestUndo(
             created: false, image: ImageRef(path: "/in/bugs/a b.jpg", sha256: String(repeating: "a", count: 64)),
