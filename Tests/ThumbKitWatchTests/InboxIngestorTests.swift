@@ -188,12 +188,7 @@ struct InboxIngestorTests {
         let source = inbox.workspace.path("inbox/bugs/Moth.jpg")
         let sha = ContentHash.sha256(of: bytes)
         // The state a crash after step 4 leaves: the record exists, its row is pending, no outputs.
-        try inbox.store.write { tx in
-            let change = try InboxIngestor.apply(
-                .bug(title: "Moth"), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
-            try tx.recordIngest(
-                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
-        }
+        try Self.leavePending(inbox, bug: "Moth", source: source, sha: sha)
         #expect(inbox.ingestor.recoverPending().isEmpty)  // The file is there: the scan redoes it.
         #expect(inbox.ingestor.ingest("bugs/Moth.jpg").map(\.event) == [.ingested])
         #expect(try inbox.store.bugs().count == 1)
@@ -208,12 +203,7 @@ struct InboxIngestorTests {
         let inbox = try Inbox(backend)
         let source = inbox.workspace.path("inbox/bugs/Gone.jpg")
         let sha = ContentHash.sha256(of: GeneratedImages.jpeg(seed: 11))
-        try inbox.store.write { tx in
-            let change = try InboxIngestor.apply(
-                .bug(title: "Gone"), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
-            try tx.recordIngest(
-                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
-        }
+        try Self.leavePending(inbox, bug: "Gone", source: source, sha: sha)
         let events = inbox.ingestor.recoverPending()
         #expect(events.map(\.event) == [.recovered])
         #expect(try inbox.store.bugs().isEmpty)
@@ -232,16 +222,22 @@ struct InboxIngestorTests {
         // A second picture of the moth, left pending by a crash, whose file then vanished.
         let source = inbox.workspace.path("inbox/bugs/Moth.png")
         let sha = ContentHash.sha256(of: GeneratedImages.jpeg(seed: 13))
-        try inbox.store.write { tx in
-            let change = try InboxIngestor.apply(
-                .bug(title: "Moth"), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
-            try tx.recordIngest(
-                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
-        }
+        try Self.leavePending(inbox, bug: "Moth", source: source, sha: sha)
         #expect(inbox.ingestor.recoverPending().map(\.event) == [.recovered])
         #expect(try inbox.store.bugs().first?.image == before.image)
         #expect(try BuildQueue(store: inbox.store).entries() == [])
         #expect(try consistencyProblems(store: inbox.store, outputDirectory: inbox.workspace.path("out")) == [])
+    }
+
+    /// The state a crash after step 4 leaves: the bug `title` changed to the picture at
+    /// `source`, its ingest row pending, no outputs.
+    private static func leavePending(_ inbox: Inbox, bug title: String, source: String, sha: String) throws {
+        try inbox.store.write { tx in
+            let change = try InboxIngestor.apply(
+                .bug(title: title), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
+            try tx.recordIngest(
+                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
+        }
     }
 
     @Test func undoDataSurvivesTheTripThroughThePendingRow() {
