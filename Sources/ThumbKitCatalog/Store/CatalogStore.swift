@@ -33,6 +33,11 @@ public final class CatalogStore: Sendable {
     /// The connection, used one transaction at a time.
     private let connection: GuardedConnection
 
+    /// SQLite, writable: the read-only connections `read` uses when this thread is not inside
+    /// one of the writer's transactions (`SQLiteReaders`). Nil on PostgreSQL (a lane there has
+    /// a connection of its own, `sibling()`) and for a read-only store (no writer to wait for).
+    private let readers: SQLiteReaders?
+
     /// Whether this store was opened read-only (every `write` then fails).
     public let isReadOnly: Bool
 
@@ -94,7 +99,9 @@ public final class CatalogStore: Sendable {
                 try CatalogSchema.definition.openSQLite(
                     path: path, busyTimeoutMilliseconds: millis, version: schemaVersion, readOnly: readOnly,
                     mustExist: mustExist))
+            readers = readOnly ? nil : SQLiteReaders(path: path, busyTimeoutMilliseconds: millis)
         case .postgres(let url):
+            readers = nil
             connection = GuardedConnection(
                 try Self.openPostgres(
                     url: url, lockTimeoutMilliseconds: Int(millis), schemaVersion: schemaVersion, readOnly: readOnly,
@@ -104,6 +111,12 @@ public final class CatalogStore: Sendable {
         self.path = location.redacted
         self.isReadOnly = readOnly
         self.busyTimeout = busyTimeout
+    }
+
+    /// A store released without `close` closes its readers first too, so that the writer's
+    /// connection, released after them, is the last and removes the `-wal`.
+    deinit {
+        readers?.close()
     }
 
     /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): every change it makes is committed
@@ -123,12 +136,23 @@ public final class CatalogStore: Sendable {
         try withConnection(write: true, mode: mode, body)
     }
 
-    /// Runs `body` in a read transaction, so all its queries see one snapshot. (A `write` nested
-    /// inside it may meet `CatalogError.locked` if another process wrote meanwhile: start with
-    /// `write` when a block changes anything.)
+    /// Runs `body` in a read transaction, so all its queries see one snapshot. Inside a `write`
+    /// on the same thread it is part of that transaction (and sees its changes). Otherwise, on
+    /// SQLite, it runs on a read-only connection of its own (`SQLiteReaders`), so it never
+    /// waits for another thread's write; it sees the last commit. (A `write` called from
+    /// inside it is a transaction of its own: start with `write` when a block changes
+    /// anything.)
     @discardableResult
     public func read<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
-        try withConnection(write: false, mode: .exclusive, body)
+        if let readers, !connection.isHeldByCurrentThread, let reader = readers.checkout() {
+            defer { readers.checkin(reader) }
+            return try reader.transaction(write: false) { connection in
+                let transaction = CatalogTransaction(connection: connection)
+                defer { transaction.end() }
+                return try body(transaction)
+            }
+        }
+        return try withConnection(write: false, mode: .exclusive, body)
     }
 
     /// Runs `body` outside any transaction: each statement sees the catalog as it is when that
@@ -164,6 +188,7 @@ public final class CatalogStore: Sendable {
     /// running finishes first. Closing twice does nothing. Must not be called from inside one
     /// of this store's own transactions.
     public func close() {
+        readers?.close()  // first: the writer, closed last, removes the `-wal`
         connection.close()
     }
 

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import ThumbKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One database connection that one thread at a time uses, always inside a transaction: the
 /// part of a store (`CatalogStore`, ThumbKitBench's history store) that makes a non-Sendable
@@ -30,6 +35,11 @@ package final class GuardedConnection: Sendable {
     /// written while `lock` is held, like `connection`.
     nonisolated(unsafe) private var depth = 0
     nonisolated(unsafe) private var wakeRequested = false
+
+    /// The thread inside `transaction` (holding `lock`), if any: written only by that thread,
+    /// on entering and leaving its outermost transaction. Guarded by its own lock so that
+    /// another thread may ask (`isHeldByCurrentThread`) without waiting for `lock`.
+    private let holder = Locked<UInt?>(nil)
 
     /// The catalog whose workers a commit that queued work wakes (`QueueWakeNotifier`): the
     /// write-lock key of a PostgreSQL catalog; nil on SQLite, whose workers poll.
@@ -78,10 +88,14 @@ package final class GuardedConnection: Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let connection else { throw closedError }
+        if depth == 0 { holder.withLock { $0 = UInt(pthread_self()) } }
         depth += 1
         let result: T
         do {
-            defer { depth -= 1 }
+            defer {
+                depth -= 1
+                if depth == 0 { holder.withLock { $0 = nil } }
+            }
             result = try connection.transaction(write: write, mode: mode, observer: observer) { try body(connection) }
         } catch {
             if depth == 0 { wakeRequested = false }
@@ -94,6 +108,12 @@ package final class GuardedConnection: Sendable {
             }
         }
         return result
+    }
+
+    /// Whether the calling thread is inside a transaction on this connection (so a read it
+    /// starts must nest in that transaction, to see its uncommitted changes).
+    package var isHeldByCurrentThread: Bool {
+        holder.withLock { $0 } == UInt(pthread_self())
     }
 
     /// The transaction running on this thread queued claimable work: after its outermost
