@@ -99,7 +99,7 @@ enum ServeCommand: Command {
         var lanes: CatalogBuildLanes?
         if !(try arguments[noWorker]) {
             let made = try CatalogBuildLanes(
-                location: store.location, outputDirectory: outputDirectory, lanes: try arguments[jobs], limits: limits,
+                store: store, outputDirectory: outputDirectory, lanes: try arguments[jobs], limits: limits,
                 log: { context.printError($0) })
             if let refusal = try made.start() { throw CatalogError.io(path: outputDirectory, reason: refusal) }
             lanes = made

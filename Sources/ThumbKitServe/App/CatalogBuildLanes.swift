@@ -18,14 +18,15 @@ package final class CatalogBuildLanes: Sendable {
     /// One line per failure or lost connection, for the server's log.
     private let log: @Sendable (String) -> Void
 
-    /// Lanes on `location`'s catalog (each with a connection of its own), writing to `outputDirectory`.
+    /// Lanes on `store`'s catalog, each with a connection of its own that behaves as `store`'s
+    /// (`CatalogStore.sibling()`), writing to `outputDirectory`.
     package init(
-        location: CatalogLocation, outputDirectory: String, lanes: Int, limits: ImageLimits,
+        store shared: CatalogStore, outputDirectory: String, lanes: Int, limits: ImageLimits,
         poll: Duration = .seconds(2), log: @escaping @Sendable (String) -> Void
     ) throws {
         var workers: [BuildWorker] = []
         for _ in 0..<max(1, lanes) {
-            let store = try CatalogStore(location: location, mustExist: true)
+            let store = try shared.sibling()
             let builder = CatalogBuilder(
                 store: store, outputDirectory: outputDirectory, recipes: try store.recipeBook(), jobs: 1, limits: limits
             )

@@ -14,7 +14,7 @@ struct CatalogBuildLanesTests {
         try fixture.workspace.addAssets(to: fixture.store)
         let out = fixture.workspace.path("out")
         let lanes = try CatalogBuildLanes(
-            location: fixture.store.location, outputDirectory: out, lanes: 2, limits: ImageLimits(),
+            store: fixture.store, outputDirectory: out, lanes: 2, limits: ImageLimits(),
             poll: .seconds(600), log: { _ in })
         #expect(try lanes.start() == nil)
         let queue = BuildQueue(store: fixture.store)
