@@ -21,33 +21,35 @@ extension InboxIngestor {
     }
 
     /// Creates or updates the record `target` names so its image is `image` (and, for a bug
-    /// with a sidecar, its rating `rating`; a new bug without one gets 0). Returns the record
-    /// and how to undo the change: `pendingUndo` when an earlier, interrupted attempt already
-    /// made the change (its undo data describes the record before that attempt).
+    /// with a sidecar, its rating `rating`; a new bug without one gets 0). Returns the record as
+    /// written and how to undo the change: `pendingUndo` when an earlier, interrupted attempt
+    /// already made the change (its undo data describes the record before that attempt).
     static func apply(
         _ target: InboxLayout.Target, image: ImageRef, rating: Rating?, pendingUndo: IngestUndo?,
         in tx: CatalogTransaction
-    ) throws(CatalogError) -> (record: RecordRef, undo: IngestUndo) {
+    ) throws(CatalogError) -> (record: WrittenRecord, undo: IngestUndo) {
         switch target {
         case .bug(let title):
             if let bug = try tx.bug(title: title) {
                 let undo = pendingUndo ?? IngestUndo(created: false, image: bug.image, rating: bug.rating.value)
-                try tx.setImage(bugID: bug.id, image: image)
-                if let rating { try tx.rate(bugID: bug.id, rating: rating.value) }
-                return (bug.ref, undo)
+                var written = try tx.setImage(bugID: bug.id, image: image)
+                if let rating { written = try tx.rate(bugID: bug.id, rating: rating.value) }
+                return (.bug(written, created: false), undo)
             }
             let bug = try tx.addBug(title: title, rating: rating ?? .zero, image: image)
-            return (bug.ref, pendingUndo ?? IngestUndo(created: true))
+            return (.bug(bug, created: true), pendingUndo ?? IngestUndo(created: true))
         case .food(let category, let name):
-            let categoryIsNew = try tx.category(named: category) == nil
-            let folder = try tx.addCategory(category)
-            if let food = try tx.food(category: category, name: name) {
+            let existing = try tx.category(named: category)
+            // A category made just now holds no food yet.
+            if existing != nil, let food = try tx.food(category: category, name: name) {
                 let undo = pendingUndo ?? IngestUndo(created: false, image: food.image)
-                try tx.setImage(foodID: food.id, image: image)
-                return (food.ref, undo)
+                return (.food(try tx.setImage(foodID: food.id, image: image), created: false), undo)
             }
-            let food = try tx.addFood(categoryID: folder.id, name: name, image: image)
-            return (food.ref, pendingUndo ?? IngestUndo(created: true, categoryCreated: categoryIsNew))
+            let folder: FoodCategory
+            if let existing { folder = existing } else { folder = try tx.addCategory(category) }
+            let food = try tx.addFood(in: folder, name: name, image: image)
+            let undo = pendingUndo ?? IngestUndo(created: true, categoryCreated: existing == nil)
+            return (.food(food, created: true), undo)
         }
     }
 
@@ -78,12 +80,14 @@ extension InboxIngestor {
                 } else {
                     switch record.kind {
                     case .bug where try tx.bug(id: record.id) != nil:
-                        try tx.setImage(bugID: record.id, image: undoData.image)
-                        if let rating = undoData.rating { try tx.rate(bugID: record.id, rating: rating) }
-                        restored = try builder.claimOwn(record, queue: queue, worker: worker, lease: Self.lease, in: tx)
+                        var written = try tx.setImage(bugID: record.id, image: undoData.image)
+                        if let rating = undoData.rating { written = try tx.rate(bugID: record.id, rating: rating) }
+                        restored = try builder.claimOwn(
+                            .bug(written, created: false), queue: queue, worker: worker, in: tx)
                     case .food where try tx.food(id: record.id) != nil:
-                        try tx.setImage(foodID: record.id, image: undoData.image)
-                        restored = try builder.claimOwn(record, queue: queue, worker: worker, lease: Self.lease, in: tx)
+                        let written = try tx.setImage(foodID: record.id, image: undoData.image)
+                        restored = try builder.claimOwn(
+                            .food(written, created: false), queue: queue, worker: worker, in: tx)
                     default:
                         break
                     }
@@ -107,7 +111,7 @@ extension InboxIngestor {
         // an ingest's is: no queue row is left for a worker to build it again.
         if let restored {
             let report = builder.build(
-                claimed: restored, queue: queue, worker: worker, lease: Self.lease, prepared: nil, done: { _ in }
+                claimed: restored, queue: queue, worker: worker, prepared: nil, done: { _ in }
             ).report
             if report.failed > 0 {
                 return [
@@ -137,8 +141,8 @@ extension InboxIngestor {
         do {
             claimed = try store.write { tx -> CatalogBuilder.OwnClaim? in
                 guard let bug = try tx.bug(title: title), bug.rating != rating else { return nil }
-                let ref = try tx.rate(bugID: bug.id, rating: rating.value).ref
-                return try builder.claimOwn(ref, queue: queue, worker: worker, lease: Self.lease, in: tx)
+                let written = try tx.rate(bugID: bug.id, rating: rating.value)
+                return try builder.claimOwn(.bug(written, created: false), queue: queue, worker: worker, in: tx)
             }
         } catch {
             return [IngestEvent(.failed, path: shown(relativePath), reason: "catalog: \(error)")]
@@ -146,7 +150,7 @@ extension InboxIngestor {
         guard let claimed else { return [] }
         let changed = claimed.claim.record
         let report = builder.build(
-            claimed: claimed, queue: queue, worker: worker, lease: Self.lease, prepared: nil, done: { _ in }
+            claimed: claimed, queue: queue, worker: worker, prepared: nil, done: { _ in }
         ).report
         var events = [
             IngestEvent(.rated, path: shown(relativePath), record: changed.description, reason: "rating \(rating)")

@@ -54,8 +54,6 @@ public struct InboxIngestor: Sendable {
     let queue: BuildQueue
     /// The ingestor's worker id in the queue (`host:pid:random`, as a worker's).
     let worker = BuildWorker.newID()
-    /// The lease of an ingest's claim, renewed while its build runs.
-    static let lease: Duration = .seconds(30)
 
     /// An ingestor for the inbox at `inbox`.
     public init(
@@ -195,10 +193,11 @@ public struct InboxIngestor: Sendable {
                 let change = try Self.apply(
                     target, image: ImageRef(path: imagePath, sha256: sha), rating: rating, pendingUndo: pendingUndo,
                     in: tx)
-                let claim = try builder.claimOwn(change.record, queue: queue, worker: worker, lease: Self.lease, in: tx)
+                let claim = try builder.claimOwn(change.record, queue: queue, worker: worker, in: tx)
                 try tx.recordIngest(
-                    path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
-                return (change.record, change.undo, claim)
+                    path: source, sha256: sha, record: change.record.ref, status: .pending,
+                    reason: change.undo.reasonText)
+                return (change.record.ref, change.undo, claim)
             }
         } catch let error as CatalogError {
             if case .invalidRecord = error {
@@ -249,7 +248,7 @@ public struct InboxIngestor: Sendable {
             held =
                 try claim
                 ?? store.write { tx in
-                    try builder.claimOwn(record, queue: queue, worker: worker, lease: Self.lease, in: tx)
+                    try builder.claimOwn(record, queue: queue, worker: worker, in: tx)
                 }
         } catch {
             return [
@@ -267,7 +266,7 @@ public struct InboxIngestor: Sendable {
             marked.withLock { $0.outputs = outputs }
         }
         let report = builder.build(
-            claimed: held, queue: queue, worker: worker, lease: Self.lease, prepared: prepared, done: markImported
+            claimed: held, queue: queue, worker: worker, prepared: prepared, done: markImported
         ).report
         let (built, counted) = marked.withLock { ($0.built, $0.outputs) }
         if !built { crashPoints.reached(.built) }

@@ -236,7 +236,7 @@ struct InboxIngestorTests {
             let change = try InboxIngestor.apply(
                 .bug(title: title), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
             try tx.recordIngest(
-                path: source, sha256: sha, record: change.record, status: .pending, reason: change.undo.reasonText)
+                path: source, sha256: sha, record: change.record.ref, status: .pending, reason: change.undo.reasonText)
         }
     }
 

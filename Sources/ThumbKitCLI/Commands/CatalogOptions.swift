@@ -117,10 +117,6 @@ enum CatalogOptions {
     /// `--no-build`: change the record only.
     static let noBuild: OptionKey<Bool> = .flag("no-build", help: "Only change the record; build later.")
 
-    /// How long the claim of a record a command changed lasts without renewal (renewed while
-    /// the command builds it).
-    static let ownClaimLease: Duration = .seconds(30)
-
     /// A record change made by `catalog rate`, `rename` or `set-image`, and (unless
     /// `--no-build`) the claim of its record taken in the same transaction.
     struct Change<Value: Sendable> {
@@ -143,7 +139,7 @@ enum CatalogOptions {
         let (value, claim) = try store.write { tx in
             let value = try change(tx)
             let claim =
-                build ? try builder.claimOwn(record, queue: queue, worker: worker, lease: ownClaimLease, in: tx) : nil
+                build ? try builder.claimOwn(record, queue: queue, worker: worker, in: tx) : nil
             return (value, claim)
         }
         return Change(value: value, claim: claim, worker: worker)
@@ -157,7 +153,7 @@ enum CatalogOptions {
     ) throws -> Int {
         guard let claim = change.claim else { return 0 }
         let built = try builder(arguments, store: store).build(
-            claimed: claim, queue: BuildQueue(store: store), worker: change.worker, lease: ownClaimLease,
+            claimed: claim, queue: BuildQueue(store: store), worker: change.worker,
             prepared: nil, onNote: { context.printError($0) }, done: { _ in })
         for line in built.report.failures { context.printError(line) }
         if built.lost {

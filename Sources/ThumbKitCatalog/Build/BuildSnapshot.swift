@@ -51,4 +51,20 @@ struct BuildSnapshot: Sendable {
         snapshot.foods.sort { $0.id < $1.id }
         return snapshot
     }
+
+    /// `of([written.ref], tx)` for a record its writer has in hand, as written in `tx`: the
+    /// record is not read again, and a record created in `tx` has no rows to read. (Were a
+    /// stale row there after all, the commit, which reads the record's rows itself, would
+    /// still replace or remove it: this snapshot only decides what to make.)
+    static func of(written: WrittenRecord, _ tx: CatalogTransaction) throws(CatalogError) -> BuildSnapshot {
+        let (assets, catalogID) = try settings(tx)
+        var snapshot = BuildSnapshot(bugs: [], foods: [], assets: assets, rows: [], catalogID: catalogID)
+        switch written {
+        case .bug(let bug, _): snapshot.bugs = [bug]
+        case .food(let food, _): snapshot.foods = [food]
+        }
+        if !written.created { snapshot.rows = try tx.outputs(for: written.ref) }
+        if !snapshot.bugs.isEmpty { snapshot.rows += try tx.outputs(for: .app) }
+        return snapshot
+    }
 }

@@ -35,6 +35,11 @@ package protocol CatalogConnection: AnyObject {
     /// (SQLite: `last_insert_rowid()`, no second statement; PostgreSQL: `RETURNING id`).
     func insertReturningID(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int
 
+    /// `insertReturningID` with `ON CONFLICT DO NOTHING`: nil when a unique key of the table
+    /// already has the row, and nothing was inserted (SQLite: the changes count, then
+    /// `last_insert_rowid()`; PostgreSQL: `RETURNING id`). One statement either way.
+    func insertUnlessConflicting(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int?
+
     /// Appends `rows` (each with a value for every one of `columns`) to `table`, in order, in
     /// as few round trips as the backend allows: SQLite in multi-row `INSERT`s of
     /// `rowsPerBatch` rows (`CatalogConnection.insertRows(into:columns:_:rowsPerStatement:)`),
@@ -83,6 +88,20 @@ extension CatalogConnection {
         let names = (id == nil ? [] : ["id"]) + columns.map(\.0)
         let values = (id.map { [CatalogValue.integer($0)] } ?? []) + columns.map(\.1)
         let newID = try insertReturningID(MultiRowInsert.statement(table, columns: names, rows: 1), values)
+        if id != nil, let follow = dialect.afterExplicitID(table: table) { try run(follow) }
+        return newID
+    }
+
+    /// `insert`, except that a row a unique key of `table` already has is not an error: nothing
+    /// is inserted and the result is nil. One statement (`insertUnlessConflicting`), so a caller
+    /// needs no look-up first, and a conflict leaves a PostgreSQL transaction usable.
+    package func insertNew(into table: String, id: Int?, _ columns: [(String, CatalogValue)]) throws(CatalogError)
+        -> Int?
+    {
+        let names = (id == nil ? [] : ["id"]) + columns.map(\.0)
+        let values = (id.map { [CatalogValue.integer($0)] } ?? []) + columns.map(\.1)
+        let sql = MultiRowInsert.statement(table, columns: names, rows: 1)
+        guard let newID = try insertUnlessConflicting(sql, values) else { return nil }
         if id != nil, let follow = dialect.afterExplicitID(table: table) { try run(follow) }
         return newID
     }

@@ -56,20 +56,23 @@ extension CatalogTransaction {
     {
         let ref = "bug '\(title)'"
         try Self.checkName(title, field: "title", ref: ref)
-        if try bug(title: title) != nil {
-            throw CatalogError.invalidRecord(path: ref, reason: "a bug with this title already exists")
-        }
         if let id, try bug(id: id) != nil {
             throw CatalogError.invalidRecord(path: ref, reason: "id \(id) is already taken")
         }
         let time = now
         queuedWork()
-        let newID = try db.insert(
-            into: "bugs", id: id,
-            [
-                ("title", .text(title)), ("rating", .real(rating.value)), ("image_path", .optional(image?.path)),
-                ("image_sha256", .optional(image?.sha256)), ("created_at", .text(time)), ("updated_at", .text(time)),
-            ])
+        // The title's uniqueness is the insert's own conflict: no look-up first.
+        guard
+            let newID = try db.insertNew(
+                into: "bugs", id: id,
+                [
+                    ("title", .text(title)), ("rating", .real(rating.value)), ("image_path", .optional(image?.path)),
+                    ("image_sha256", .optional(image?.sha256)), ("created_at", .text(time)),
+                    ("updated_at", .text(time)),
+                ])
+        else {
+            throw CatalogError.invalidRecord(path: ref, reason: "a bug with this title already exists")
+        }
         // What was written, not read back: every column is known here.
         let at = try date(time, ref)
         return Bug(id: newID, title: title, rating: rating, image: image, createdAt: at, updatedAt: at)
@@ -117,13 +120,16 @@ extension CatalogTransaction {
         change(&new)
         guard new.title != old.title || new.rating != old.rating || new.image != old.image else { return old }
         queuedWork()
+        let time = now
         try db.run(
             "UPDATE bugs SET title = ?, rating = ?, image_path = ?, image_sha256 = ?, updated_at = ? WHERE id = ?",
             [
                 .text(new.title), .real(new.rating.value), .optional(new.image?.path), .optional(new.image?.sha256),
-                .text(now), .integer(id),
+                .text(time), .integer(id),
             ])
-        return try requireBug(id: id)
+        // What was written, not read back.
+        new.updatedAt = try date(time, "bug \(id)")
+        return new
     }
 
     /// Rejects an empty or all-whitespace title or name.

@@ -109,7 +109,7 @@ extension CatalogTransaction {
         guard let found = try self.category(named: category) else {
             throw CatalogError.notFound(path: ref, reason: "no category named '\(category)'")
         }
-        return try addFood(categoryID: found.id, name: name, image: image, id: id)
+        return try addFood(in: found, name: name, image: image, id: id)
     }
 
     /// Adds a food to the category with row id `categoryID`.
@@ -118,25 +118,49 @@ extension CatalogTransaction {
     ///   `.invalidRecord` as `addFood(category:name:image:id:)`.
     @discardableResult
     public func addFood(categoryID: Int, name: String, image: ImageRef?, id: Int? = nil) throws(CatalogError) -> Food {
+        try requireFood(id: insertFood(categoryID: categoryID, name: name, image: image, id: id).id)
+    }
+
+    /// Adds a food to `category` (as read in this transaction), returning what was written
+    /// without reading it back.
+    ///
+    /// - Throws: as `addFood(categoryID:name:image:id:)`.
+    @discardableResult
+    public func addFood(in category: FoodCategory, name: String, image: ImageRef?, id: Int? = nil)
+        throws(CatalogError) -> Food
+    {
+        let (newID, time) = try insertFood(categoryID: category.id, name: name, image: image, id: id)
+        let at = try date(time, "food \(newID)")
+        return Food(
+            id: newID, categoryID: category.id, category: category.name, name: name, image: image, createdAt: at,
+            updatedAt: at)
+    }
+
+    /// Inserts a food row; returns its id and the time written as both its created and
+    /// updated time.
+    private func insertFood(categoryID: Int, name: String, image: ImageRef?, id: Int?) throws(CatalogError) -> (
+        id: Int, time: String
+    ) {
         let ref = "food '\(name)'"
         try Self.checkName(name, field: "name", ref: ref)
-        if try db.queryFirst(
-            "SELECT 1 FROM foods WHERE category_id = ? AND name = ?", [.integer(categoryID), .text(name)], { _ in true }
-        ) != nil {
-            throw CatalogError.invalidRecord(path: ref, reason: "its category already has a food with this name")
-        }
         if let id, try food(id: id) != nil {
             throw CatalogError.invalidRecord(path: ref, reason: "id \(id) is already taken")
         }
         let time = now
         queuedWork()
-        let newID = try db.insert(
-            into: "foods", id: id,
-            [
-                ("category_id", .integer(categoryID)), ("name", .text(name)), ("image_path", .optional(image?.path)),
-                ("image_sha256", .optional(image?.sha256)), ("created_at", .text(time)), ("updated_at", .text(time)),
-            ])
-        return try requireFood(id: newID)
+        // The name's uniqueness in its category is the insert's own conflict: no look-up first.
+        guard
+            let newID = try db.insertNew(
+                into: "foods", id: id,
+                [
+                    ("category_id", .integer(categoryID)), ("name", .text(name)),
+                    ("image_path", .optional(image?.path)), ("image_sha256", .optional(image?.sha256)),
+                    ("created_at", .text(time)), ("updated_at", .text(time)),
+                ])
+        else {
+            throw CatalogError.invalidRecord(path: ref, reason: "its category already has a food with this name")
+        }
+        return (newID, time)
     }
 
     /// Sets (or with nil, clears) a food's image.
@@ -145,10 +169,15 @@ extension CatalogTransaction {
         let old = try requireFood(id: foodID)
         guard old.image != image else { return old }
         queuedWork()
+        let time = now
         try db.run(
             "UPDATE foods SET image_path = ?, image_sha256 = ?, updated_at = ? WHERE id = ?",
-            [.optional(image?.path), .optional(image?.sha256), .text(now), .integer(foodID)])
-        return try requireFood(id: foodID)
+            [.optional(image?.path), .optional(image?.sha256), .text(time), .integer(foodID)])
+        // What was written, not read back.
+        var new = old
+        new.image = image
+        new.updatedAt = try date(time, "food \(foodID)")
+        return new
     }
 
     /// Deletes a food and its output rows (not the files). Returns whether it existed.

@@ -172,6 +172,13 @@ final class SQLiteConnection: CatalogConnection {
         return lastInsertRowID
     }
 
+    /// The insert with `ON CONFLICT DO NOTHING`, then the top-level changes count (a trigger's
+    /// inserts are not in it) and `last_insert_rowid()`. Not `RETURNING`: a statement with
+    /// `RETURNING` must be stepped to its end, and this one is cached and reset after one row.
+    func insertUnlessConflicting(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int? {
+        try run(sql + " ON CONFLICT DO NOTHING", values) == 0 ? nil : lastInsertRowID
+    }
+
     /// `BEGIN IMMEDIATE` for a write in every mode: SQLite has one writer at a time.
     func begin(write: Bool, mode: WriteLockMode) throws(CatalogError) {
         try execute(dialect.begin(write: write, mode: mode, keys: nil))

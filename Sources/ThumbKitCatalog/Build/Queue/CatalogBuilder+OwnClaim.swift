@@ -16,15 +16,33 @@ extension CatalogBuilder {
         /// claim, so the fence that holds at the commit proves them current, and the build does
         /// not open a read transaction of its own.
         let snapshot: BuildSnapshot
+        /// How long the claim lasts without renewal; renewed while its build runs.
+        let lease: Duration
+
+        /// The lease of every writer's own claim (`watch`, `catalog rate`, `rename`,
+        /// `set-image`): long enough that renewal is rare, short enough that a writer killed
+        /// mid-build leaves its record to a worker soon.
+        package static let lease: Duration = .seconds(30)
     }
 
     /// Claims `record` for `worker` in `tx`, the transaction that changed it
-    /// (`BuildQueue.claimOwn`), and reads what its build needs there.
+    /// (`BuildQueue.claimOwn`), for `lease`, and reads what its build needs there.
     package func claimOwn(
-        _ record: RecordRef, queue: BuildQueue, worker: String, lease: Duration, in tx: CatalogTransaction
+        _ record: RecordRef, queue: BuildQueue, worker: String, lease: Duration = OwnClaim.lease,
+        in tx: CatalogTransaction
     ) throws -> OwnClaim {
         let claim = try queue.claimOwn(record, worker: worker, lease: lease, now: Date(), in: tx)
-        return OwnClaim(claim: claim, snapshot: try BuildSnapshot.of([record], tx))
+        return OwnClaim(claim: claim, snapshot: try BuildSnapshot.of([record], tx), lease: lease)
+    }
+
+    /// `claimOwn` for a record the writer has in hand as it wrote it in `tx`, which the
+    /// snapshot then does not read again (`BuildSnapshot.of(written:_:)`).
+    package func claimOwn(
+        _ written: WrittenRecord, queue: BuildQueue, worker: String, lease: Duration = OwnClaim.lease,
+        in tx: CatalogTransaction
+    ) throws -> OwnClaim {
+        let claim = try queue.claimOwn(written.ref, worker: worker, lease: lease, now: Date(), in: tx)
+        return OwnClaim(claim: claim, snapshot: try BuildSnapshot.of(written: written, tx), lease: lease)
     }
 
     /// How a build under a writer's own claim ended.
@@ -38,8 +56,7 @@ extension CatalogBuilder {
     }
 
     /// Builds `own`'s record (rendering its source from `prepared` when it fits) under the
-    /// claim `worker` holds, from the snapshot read with it, renewing its lease (`lease`)
-    /// while it runs, and commits it fenced; `onNote` gets the build's notes (an output folder
+    /// claim `worker` holds, from the snapshot read with it, renewing its lease while it runs, and commits it fenced; `onNote` gets the build's notes (an output folder
     /// claimed).
     /// `done` runs last in the transaction that ends the claim, only when the build met no
     /// failure: the record's row commit (which removes the queue row), or when there was
@@ -47,12 +64,12 @@ extension CatalogBuilder {
     /// transaction of its own. A failed build puts the row back with its reasons, claimable a
     /// lease later.
     package func build(
-        claimed own: OwnClaim, queue: BuildQueue, worker: String, lease: Duration,
-        prepared: PreparedImage?, onNote: ((String) -> Void)? = nil,
-        done: @escaping @Sendable (CatalogTransaction) throws -> Void
+        claimed own: OwnClaim, queue: BuildQueue, worker: String, prepared: PreparedImage?,
+        onNote: ((String) -> Void)? = nil, done: @escaping @Sendable (CatalogTransaction) throws -> Void
     ) -> ClaimedBuild {
         let claim = own.claim
         let record = claim.record
+        let lease = own.lease
         let state = Locked((lost: false, settled: false))
         // A failed build's row waits a lease before a worker may retry it: the writer undoes
         // its change first (which queues or removes the row anew).

@@ -241,6 +241,11 @@ final class PostgresConnection: CatalogConnection {
         return id
     }
 
+    /// The insert with `ON CONFLICT DO NOTHING RETURNING id`: no row back when it conflicted.
+    func insertUnlessConflicting(_ sql: String, _ values: [CatalogValue]) throws(CatalogError) -> Int? {
+        try queryFirst(sql + " ON CONFLICT DO NOTHING RETURNING id", values) { $0.int(0) }
+    }
+
     /// `BEGIN` (PostgreSQL has no `BEGIN IMMEDIATE`): a writer takes `writeLockKeys` in `mode`
     /// in the same round trip, a reader gets one snapshot (see `CatalogDialect.begin`).
     /// A connection found lost here (before or by the `BEGIN`) is reopened first, under
