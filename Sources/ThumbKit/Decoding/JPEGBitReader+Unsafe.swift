@@ -174,4 +174,12 @@ struct JPEGBitReader {
         if position == end { return true }
         return bytes[position] == 0xFF && position + 1 < end && bytes[position + 1] != 0
     }
+
+    /// `atEndOfData` after a scan's last MCU, where the marker that follows must not be a
+    /// restart marker: one there means more entropy-coded data follows the scan, which libjpeg
+    /// skips with a warning ("extraneous bytes before marker") as it reads on to EOI.
+    func atEndOfScan() -> Bool {
+        guard atEndOfData() else { return false }
+        return position == end || !(0xD0...0xD7).contains(bytes[position + 1])
+    }
 }

@@ -10,7 +10,7 @@ extension JPEGProgressiveCoefficients {
     /// component (or one component in a gray file), as jdhuff.c `decode_mcu` would: DC in full,
     /// the kept AC positions, every other AC symbol skipped unstored. Nil on any doubt: another
     /// frame type, several scans, a scan that is not Ss=0 Se=63 Ah=Al=0, a missing table, a bad
-    /// code, data running out, a wrong restart marker, bytes left after the last MCU, a DC value
+    /// code, data running out, a wrong restart marker, bytes (or a restart marker) left after the last MCU, a DC value
     /// outside 16 bits, a segment after the scan other than COM and APP1–APP15; and when the coefficients would take more than `maxBytes` or once
     /// `deadline` has passed (checked before each row of MCUs).
     static func decodeSequential(
@@ -176,7 +176,7 @@ extension JPEGProgressiveCoefficients {
                                         }
                                     }
                                 }
-                                return reader.atEndOfData()
+                                return reader.atEndOfScan()
                             }
                         }
                     }

@@ -190,6 +190,22 @@ struct BaselineDCDecodingTests {
         #expect(image.warnings.first?.contains("JFIF revision") == true)
     }
 
+    @Test func aRestartMarkerAfterTheLastMCUMakesTheFastPathDeclineAndLibjpegWarnsAsBefore() throws {
+        // More entropy data after the scan's last MCU, behind a restart marker: libjpeg skips
+        // it with a warning as it reads on to EOI. The fast path stopped at the marker and
+        // answered (a fuzzing finding: the 1/8 pixels then differed from a strict decode's).
+        var data = try TestImages.bytes(of: "ycc444-baseline-restart3-75x53.jpg")
+        #expect(Array(data.suffix(2)) == [0xFF, 0xD9])
+        data.insert(contentsOf: [0xFF, 0xD5, 0x12, 0x34, 0x56], at: data.count - 2)
+        #expect(ImageDecoders.JPEG.decodeBaselineAtOneEighth(try ImageSource(data, path: "x.jpg")) == nil)
+        #expect(try Self.check(data, "trailing restart marker") == nil)
+        let image = try ImageDecoders.decode(data, path: "trailing.jpg", minimumScale: 0.1)
+        #expect(image.warnings.first?.contains("extraneous bytes before marker 0xd9") == true)
+        // The same file without the junk still takes the fast path.
+        data.removeSubrange((data.count - 7)..<(data.count - 2))
+        #expect(try Self.check(data, "clean") != nil)
+    }
+
     @Test func passedDeadlineGivesNil() throws {
         let data = try TestImages.bytes(of: "ycc420-baseline-restart2-75x53.jpg")
         let source = try ImageSource(data, path: "x.jpg")
