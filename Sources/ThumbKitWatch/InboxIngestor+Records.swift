@@ -24,13 +24,18 @@ extension InboxIngestor {
     /// with a sidecar, its rating `rating`; a new bug without one gets 0). Returns the record as
     /// written and how to undo the change: `pendingUndo` when an earlier, interrupted attempt
     /// already made the change (its undo data describes the record before that attempt).
+    ///
+    /// The caller's transaction holds the shared lock (`WriteLockMode.claim`): an existing
+    /// record's queue row is locked before it changes (`BuildQueue.lockRow`), as a worker's
+    /// fenced commit locks it before it touches the record.
     static func apply(
         _ target: InboxLayout.Target, image: ImageRef, rating: Rating?, pendingUndo: IngestUndo?,
-        in tx: CatalogTransaction
+        queue: BuildQueue, in tx: CatalogTransaction
     ) throws(CatalogError) -> (record: WrittenRecord, undo: IngestUndo) {
         switch target {
         case .bug(let title):
             if let bug = try tx.bug(title: title) {
+                try queue.lockRow(of: bug.ref, in: tx)
                 let undo = pendingUndo ?? IngestUndo(created: false, image: bug.image, rating: bug.rating.value)
                 var written = try tx.setImage(bugID: bug.id, image: image)
                 if let rating { written = try tx.rate(bugID: bug.id, rating: rating.value) }
@@ -42,6 +47,7 @@ extension InboxIngestor {
             let existing = try tx.category(named: category)
             // A category made just now holds no food yet.
             if existing != nil, let food = try tx.food(category: category, name: name) {
+                try queue.lockRow(of: food.ref, in: tx)
                 let undo = pendingUndo ?? IngestUndo(created: false, image: food.image)
                 return (.food(try tx.setImage(foodID: food.id, image: image), created: false), undo)
             }
@@ -139,8 +145,9 @@ extension InboxIngestor {
         }
         let claimed: CatalogBuilder.OwnClaim?
         do {
-            claimed = try store.write { tx -> CatalogBuilder.OwnClaim? in
+            claimed = try store.write(mode: .claim) { tx -> CatalogBuilder.OwnClaim? in
                 guard let bug = try tx.bug(title: title), bug.rating != rating else { return nil }
+                try queue.lockRow(of: bug.ref, in: tx)
                 let written = try tx.rate(bugID: bug.id, rating: rating.value)
                 return try builder.claimOwn(.bug(written, created: false), queue: queue, worker: worker, in: tx)
             }

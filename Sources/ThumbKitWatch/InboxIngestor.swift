@@ -189,10 +189,11 @@ public struct InboxIngestor: Sendable {
         }
         let change: (record: RecordRef, undo: IngestUndo, claim: CatalogBuilder.OwnClaim)
         do {
-            change = try store.write { tx in
+            // A claim (`WriteLockMode.claim`): beside fenced commits, never beside planning.
+            change = try store.write(mode: .claim) { tx in
                 let change = try Self.apply(
                     target, image: ImageRef(path: imagePath, sha256: sha), rating: rating, pendingUndo: pendingUndo,
-                    in: tx)
+                    queue: queue, in: tx)
                 let claim = try builder.claimOwn(change.record, queue: queue, worker: worker, in: tx)
                 try tx.recordIngest(
                     path: source, sha256: sha, record: change.record.ref, status: .pending,
@@ -247,7 +248,7 @@ public struct InboxIngestor: Sendable {
         do {
             held =
                 try claim
-                ?? store.write { tx in
+                ?? store.write(mode: .claim) { tx in
                     try builder.claimOwn(record, queue: queue, worker: worker, in: tx)
                 }
         } catch {

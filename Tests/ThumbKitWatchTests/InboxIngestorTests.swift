@@ -234,7 +234,8 @@ struct InboxIngestorTests {
     private static func leavePending(_ inbox: Inbox, bug title: String, source: String, sha: String) throws {
         try inbox.store.write { tx in
             let change = try InboxIngestor.apply(
-                .bug(title: title), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil, in: tx)
+                .bug(title: title), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil,
+                queue: BuildQueue(store: inbox.store), in: tx)
             try tx.recordIngest(
                 path: source, sha256: sha, record: change.record.ref, status: .pending, reason: change.undo.reasonText)
         }

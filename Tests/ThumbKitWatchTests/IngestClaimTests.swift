@@ -50,6 +50,58 @@ struct IngestClaimTests {
         #expect(try store.read { try $0.ingestedFiles() }.map(\.status) == [.imported, .imported])
     }
 
+    /// An ingest's record change claims its record (`WriteLockMode.claim`): it runs beside a
+    /// worker's fenced commit in flight (the shared lock), where it once waited for it, and
+    /// still waits for an exclusive writer (planning, the sweep).
+    @Test(.enabled(if: CatalogBackend.postgresEnabled))
+    func anIngestRunsBesideASharedCommitAndWaitsForAnExclusiveWriter() throws {
+        let (workspace, _, ingestor) = try Self.inbox(.postgres)
+        let holder = try CatalogStore(location: try CatalogBackend.postgres.location(in: workspace))
+        let beside = LockWaitProbe<[IngestEvent.Kind]>()
+        let besideOutcome = try holder.write(mode: .shared) { tx in
+            try beside.start(in: tx) { ingestor.ingest("bugs/Moth.jpg").map(\.event) }
+        }
+        #expect(besideOutcome == .ranThrough)
+        #expect(try beside.joined() == [.ingested])
+        let after = LockWaitProbe<[IngestEvent.Kind]>()
+        let afterOutcome = try holder.write { tx in
+            try after.start(in: tx) { ingestor.ingest("foods/Snacks/Chips.jpg").map(\.event) }
+        }
+        #expect(afterOutcome == .waited)
+        #expect(try after.joined() == [.ingested])
+        #expect(try BuildQueue(store: holder).entries() == [])
+    }
+
+    /// A worker's fenced commit locks the record's queue row, then writes the record (the
+    /// source's hash); an ingest changing the same record under the shared lock locks that row
+    /// first (`BuildQueue.lockRow`), so the two meet in one order: the ingest waits for the
+    /// commit, and neither is failed as a deadlock (as both were, one of them, with the record
+    /// changed before its row was locked).
+    @Test(.enabled(if: CatalogBackend.postgresEnabled))
+    func anIngestOfARecordBeingCommittedWaitsForTheCommitWithoutADeadlock() throws {
+        let (workspace, _, ingestor) = try Self.inbox(.postgres)
+        #expect(ingestor.ingest("bugs/Moth.jpg").map(\.event) == [.ingested])
+        let holder = try CatalogStore(location: try CatalogBackend.postgres.location(in: workspace))
+        let bug = try #require(try holder.read { try $0.bug(title: "Moth") })
+        try holder.write { try $0.rate(bugID: bug.id, rating: 2) }  // queues the bug's row again
+        let newPicture = GeneratedImages.jpeg(seed: 9)
+        try workspace.write("inbox/bugs/Moth.jpg", newPicture)
+        let probe = LockWaitProbe<[IngestEvent.Kind]>()
+        let outcome = try holder.write(mode: .shared) { tx in
+            let fence = "SELECT 1 FROM build_queue WHERE record_kind = 'bug' AND record_id = ? FOR UPDATE"
+            #expect(try tx.db.queryFirst(fence, [.integer(bug.id)]) { $0.int(0) } == 1)
+            let outcome = try probe.start(in: tx) { ingestor.ingest("bugs/Moth.jpg").map(\.event) }
+            // The commit's hash update, while the ingest waits.
+            let path = try #require(bug.image?.path)
+            try tx.setImage(bugID: bug.id, image: ImageRef(path: path, sha256: String(repeating: "f", count: 64)))
+            return outcome
+        }
+        #expect(outcome == .waited)
+        #expect(try probe.joined() == [.ingested])
+        #expect(try holder.read { try $0.bug(id: bug.id) }?.image?.sha256 == ContentHash.sha256(of: newPicture))
+        #expect(try BuildQueue(store: holder).entries() == [])
+    }
+
     @Test(arguments: CatalogBackend.all) func aSidecarsRatingLeavesNoQueueRowBehind(backend: CatalogBackend) throws {
         let (workspace, store, ingestor) = try Self.inbox(backend)
         #expect(ingestor.ingest("bugs/Moth.jpg").map(\.event) == [.ingested])

@@ -155,6 +155,18 @@ package struct BuildQueueSQL: Sendable {
         }
     }
 
+    /// Row-locks a record's queue row, if it has one, until the transaction ends (parameters:
+    /// kind, id): PostgreSQL only (nil on SQLite, whose write transaction excludes every other
+    /// writer). A writer that changes a record under the shared lock takes it before the
+    /// change, so that it meets a worker's fenced commit of the record in the order that commit
+    /// takes its locks (queue row, then the record), never the other way round.
+    package var lockRow: String? {
+        switch dialect {
+        case .postgres: return "SELECT 1 FROM build_queue WHERE record_kind = ? AND record_id = ? FOR UPDATE"
+        case .sqlite: return nil
+        }
+    }
+
     /// The statements that take many records at once, over PostgreSQL arrays (each parameter a
     /// PostgreSQL array literal: kinds `{"food",…}`, ids, claim sequences). SQLite has none
     /// (`arrays` is nil): it runs the per-record statements in a loop, in-process calls inside

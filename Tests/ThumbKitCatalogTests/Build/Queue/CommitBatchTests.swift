@@ -101,7 +101,7 @@ struct CommitBatchTests {
         let lockRow = "SELECT 1 FROM build_queue WHERE record_kind = ? AND record_id = ? FOR UPDATE"
         let otherQueue = BuildQueue(store: f.other)
         let other = f.other
-        let late = QueueLockTests.Concurrent<Set<RecordRef>>()
+        let late = LockWaitProbe<Set<RecordRef>>()
         let outcome = try f.store.write(mode: .shared) { tx in
             // A batch in key order, between its two rows: the bug's locked, the food's next.
             _ = try tx.db.queryFirst(lockRow, [.text("bug"), .integer(1)]) { $0.int(0) }

@@ -25,52 +25,6 @@ struct QueueLockTests {
         var store: CatalogStore { build.store }
     }
 
-    /// What `concurrently` saw.
-    enum Outcome: Equatable {
-        /// The operation waited for a lock the transaction held.
-        case waited
-        /// It finished without waiting.
-        case ranThrough
-    }
-
-    /// Inside the open transaction `tx`, runs `operation` on a thread and returns once it waits
-    /// for a lock `tx`'s session holds, or has finished; `finish` is then called (still inside
-    /// `tx`) with the outcome, and `operation`'s result is handed back after the caller's
-    /// transaction ends through `joined`.
-    final class Concurrent<T: Sendable>: Sendable {
-        private let done = Locked<Result<T, any Error>?>(nil)
-        private let ended = DispatchSemaphore(value: 0)
-
-        init() {}
-
-        /// Starts `operation` and waits as described above.
-        func start(in tx: CatalogTransaction, _ operation: @escaping @Sendable () throws -> T) throws -> Outcome {
-            let pid = try tx.db.queryFirst("SELECT pg_backend_pid()") { $0.int(0) } ?? 0
-            Thread.detachNewThread { [self] in
-                let result = Result { try operation() }
-                done.withLock { $0 = result }
-                ended.signal()
-            }
-            while true {
-                if done.withLock({ $0 != nil }) { return .ranThrough }
-                let blocked =
-                    try tx.db.queryFirst(
-                        "SELECT COUNT(*) FROM pg_locks WHERE NOT granted AND ? = ANY(pg_blocking_pids(pid))",
-                        [.integer(pid)]
-                    ) { $0.int(0) } ?? 0
-                if blocked > 0 { return .waited }
-                Thread.sleep(forTimeInterval: 0.002)  // polling a condition, not timing anything
-            }
-        }
-
-        /// The operation's result, once it has ended.
-        func joined() throws -> T {
-            ended.wait()
-            ended.signal()
-            return try done.withLock { $0! }.get()
-        }
-    }
-
     /// No bug is claimed while a worker holds the `app` entry: a claim that began while
     /// another claim was taking the app sees the app held once it runs (the claim key). Under
     /// the shared lock alone, its snapshot predates the app's claim and it takes the bugs.
@@ -78,7 +32,7 @@ struct QueueLockTests {
     func aClaimWaitsForAClaimInFlightAndThenSeesTheAppHeld() throws {
         let f = try Fixture()
         let (queue, other) = (BuildQueue(store: f.store), BuildQueue(store: f.other))
-        let late = Concurrent<[RecordRef]>()
+        let late = LockWaitProbe<[RecordRef]>()
         let outcome = try f.store.write(mode: .claim) { tx in
             let first = try queue.claim(worker: "a", limit: 1, lease: .seconds(60), now: Date())
             #expect(first.map(\.record) == [.app])
@@ -98,7 +52,7 @@ struct QueueLockTests {
         let builder = CatalogBuilder(
             store: f.other, outputDirectory: f.build.out, recipes: .defaults, jobs: 1)
         let queue = BuildQueue(store: f.other)
-        let plan = Concurrent<CatalogBuilder.QueuePlan>()
+        let plan = LockWaitProbe<CatalogBuilder.QueuePlan>()
         let outcome = try f.store.write(mode: .shared) { tx in
             try plan.start(in: tx) { try builder.planQueue(queue, now: Date()) }
         }
@@ -117,7 +71,7 @@ struct QueueLockTests {
         #expect(f.build.builder(jobs: 1).build().failed == 0)
         let builder = CatalogBuilder(store: f.other, outputDirectory: f.build.out, recipes: .defaults, jobs: 1)
         let queue = BuildQueue(store: f.other)
-        let plan = Concurrent<CatalogBuilder.QueuePlan>()
+        let plan = LockWaitProbe<CatalogBuilder.QueuePlan>()
         let removedFile = try #require(try f.store.outputs(for: .bug(2)).first).path
         let outcome = try f.store.write { tx in
             let outcome = try plan.start(in: tx) { try builder.planQueue(queue, now: Date()) }
@@ -147,7 +101,7 @@ struct QueueLockTests {
         let file = f.build.out + "/" + row.path
         let sweeper = CatalogBuilder(store: f.other, outputDirectory: f.build.out, recipes: .defaults, jobs: 1)
         let before = Date().addingTimeInterval(60)  // the file counts as old enough to sweep
-        let swept = Concurrent<Int>()
+        let swept = LockWaitProbe<Int>()
         let outcome = try f.store.write(mode: .shared) { tx in
             let outcome = try swept.start(in: tx) {
                 try sweeper.sweep(OutputFolder(root: sweeper.outputDirectory), before: before)
@@ -166,13 +120,13 @@ struct QueueLockTests {
     func aRenewalRunsBesideASharedWriterAndWaitsForAnExclusiveOne() throws {
         let f = try Fixture()
         let other = BuildQueue(store: f.other)
-        let beside = Concurrent<Int>()
+        let beside = LockWaitProbe<Int>()
         let besideOutcome = try f.store.write(mode: .shared) { tx in
             try beside.start(in: tx) { try other.renew(worker: "b", lease: .seconds(60), now: Date()) }
         }
         #expect(besideOutcome == .ranThrough)
         _ = try beside.joined()
-        let after = Concurrent<Int>()
+        let after = LockWaitProbe<Int>()
         let afterOutcome = try f.store.write { tx in
             try after.start(in: tx) { try other.renew(worker: "b", lease: .seconds(60), now: Date()) }
         }
@@ -186,7 +140,7 @@ struct QueueLockTests {
     func theCatalogIDIsCreatedOnceUnderTheSharedLock() throws {
         let f = try Fixture()
         let other = f.other
-        let second = Concurrent<String>()
+        let second = LockWaitProbe<String>()
         let (first, outcome) = try f.store.write(mode: .shared) { tx in
             let id = try tx.catalogID()
             return (id, try second.start(in: tx) { try other.catalogID() })
