@@ -85,11 +85,10 @@ extension CatalogConnection {
     /// is used, and the dialect's follow-up keeps later picks above it (PostgreSQL's identity).
     /// Table and column names are the caller's constants; every value is a parameter.
     package func insert(into table: String, id: Int?, _ columns: [(String, CatalogValue)]) throws(CatalogError) -> Int {
-        let names = (id == nil ? [] : ["id"]) + columns.map(\.0)
-        let values = (id.map { [CatalogValue.integer($0)] } ?? []) + columns.map(\.1)
-        let newID = try insertReturningID(MultiRowInsert.statement(table, columns: names, rows: 1), values)
-        if id != nil, let follow = dialect.afterExplicitID(table: table) { try run(follow) }
-        return newID
+        // `insertReturningID` always gives an id (or throws), so the result is never nil.
+        try insertOne(into: table, id: id, columns) { sql, values throws(CatalogError) in
+            try insertReturningID(sql, values)
+        }!
     }
 
     /// `insert`, except that a row a unique key of `table` already has is not an error: nothing
@@ -98,11 +97,21 @@ extension CatalogConnection {
     package func insertNew(into table: String, id: Int?, _ columns: [(String, CatalogValue)]) throws(CatalogError)
         -> Int?
     {
+        try insertOne(into: table, id: id, columns) { sql, values throws(CatalogError) in
+            try insertUnlessConflicting(sql, values)
+        }
+    }
+
+    /// The one-row `INSERT` of `insert` and `insertNew`, run by `run`; when it inserted a row
+    /// under an explicit `id`, the dialect's follow-up.
+    private func insertOne(
+        into table: String, id: Int?, _ columns: [(String, CatalogValue)],
+        _ run: (String, [CatalogValue]) throws(CatalogError) -> Int?
+    ) throws(CatalogError) -> Int? {
         let names = (id == nil ? [] : ["id"]) + columns.map(\.0)
         let values = (id.map { [CatalogValue.integer($0)] } ?? []) + columns.map(\.1)
-        let sql = MultiRowInsert.statement(table, columns: names, rows: 1)
-        guard let newID = try insertUnlessConflicting(sql, values) else { return nil }
-        if id != nil, let follow = dialect.afterExplicitID(table: table) { try run(follow) }
+        guard let newID = try run(MultiRowInsert.statement(table, columns: names, rows: 1), values) else { return nil }
+        if id != nil, let follow = dialect.afterExplicitID(table: table) { try self.run(follow) }
         return newID
     }
 

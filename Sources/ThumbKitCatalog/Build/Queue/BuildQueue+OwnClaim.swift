@@ -13,14 +13,6 @@ extension BuildQueue {
     /// sequence. A worker that held the row under an older claim loses it (its commit is
     /// refused by the fence), as it would to the change itself. No idle worker is woken for
     /// the record: only for a transaction that queued nothing else.
-    /// Before a writer changes `record` in `tx` under the shared lock: waits for a worker's
-    /// fenced commit of it in flight, and keeps its queue row locked until `tx` ends (see
-    /// `BuildQueueSQL.lockRow`; nothing on SQLite).
-    package func lockRow(of record: RecordRef, in tx: CatalogTransaction) throws(CatalogError) {
-        guard let statement = sql.lockRow else { return }
-        _ = try tx.db.query(statement, [.text(record.kind.rawValue), .integer(record.id)]) { $0.int(0) }
-    }
-
     public func claimOwn(
         _ record: RecordRef, worker: String, lease: Duration, now: Date, in tx: CatalogTransaction
     ) throws -> Claim {
@@ -43,5 +35,13 @@ extension BuildQueue {
         }
         tx.claimedQueuedWork()
         return Claim(record: record, attempt: 1, sequence: sequence)
+    }
+
+    /// Before a writer changes `record` in `tx` under the shared lock: waits for a worker's
+    /// fenced commit of it in flight, and keeps its queue row locked until `tx` ends (see
+    /// `BuildQueueSQL.lockRow`; nothing on SQLite).
+    package func lockRow(of record: RecordRef, in tx: CatalogTransaction) throws(CatalogError) {
+        guard let statement = sql.lockRow else { return }
+        _ = try tx.db.query(statement, [.text(record.kind.rawValue), .integer(record.id)]) { $0.int(0) }
     }
 }

@@ -31,8 +31,7 @@ extension CatalogBuilder {
         _ record: RecordRef, queue: BuildQueue, worker: String, lease: Duration = OwnClaim.lease,
         in tx: CatalogTransaction
     ) throws -> OwnClaim {
-        let claim = try queue.claimOwn(record, worker: worker, lease: lease, now: Date(), in: tx)
-        return OwnClaim(claim: claim, snapshot: try BuildSnapshot.of([record], tx), lease: lease)
+        try claimOwn(record, queue: queue, worker: worker, lease: lease, in: tx) { try BuildSnapshot.of([record], $0) }
     }
 
     /// `claimOwn` for a record the writer has in hand as it wrote it in `tx`, which the
@@ -41,8 +40,18 @@ extension CatalogBuilder {
         _ written: WrittenRecord, queue: BuildQueue, worker: String, lease: Duration = OwnClaim.lease,
         in tx: CatalogTransaction
     ) throws -> OwnClaim {
-        let claim = try queue.claimOwn(written.ref, worker: worker, lease: lease, now: Date(), in: tx)
-        return OwnClaim(claim: claim, snapshot: try BuildSnapshot.of(written: written, tx), lease: lease)
+        try claimOwn(written.ref, queue: queue, worker: worker, lease: lease, in: tx) {
+            try BuildSnapshot.of(written: written, $0)
+        }
+    }
+
+    /// The claim, then the snapshot `read` takes after it in the same transaction.
+    private func claimOwn(
+        _ record: RecordRef, queue: BuildQueue, worker: String, lease: Duration, in tx: CatalogTransaction,
+        snapshot read: (CatalogTransaction) throws -> BuildSnapshot
+    ) throws -> OwnClaim {
+        let claim = try queue.claimOwn(record, worker: worker, lease: lease, now: Date(), in: tx)
+        return OwnClaim(claim: claim, snapshot: try read(tx), lease: lease)
     }
 
     /// How a build under a writer's own claim ended.
@@ -56,8 +65,8 @@ extension CatalogBuilder {
     }
 
     /// Builds `own`'s record (rendering its source from `prepared` when it fits) under the
-    /// claim `worker` holds, from the snapshot read with it, renewing its lease while it runs, and commits it fenced; `onNote` gets the build's notes (an output folder
-    /// claimed).
+    /// claim `worker` holds, from the snapshot read with it, renewing its lease while it runs,
+    /// and commits it fenced; `onNote` gets the build's notes (an output folder claimed).
     /// `done` runs last in the transaction that ends the claim, only when the build met no
     /// failure: the record's row commit (which removes the queue row), or when there was
     /// nothing to commit, the fenced finish of the row, or when the claim was lost, a
