@@ -21,6 +21,11 @@ package struct BatchItem: Sendable, Codable {
     package var profileNotes: [String]
     /// Input megapixels (stored size; 0 when the header could not be read).
     package var megapixels: Double
+    /// Which decoder made the pixels (a ``DecodePath`` name, such as `baseline-dc` or
+    /// `libdeflate`); nil when the input failed.
+    package var decoder: String?
+    /// A JPEG's DCT scale, `n/8` (shrink-on-load); nil for other formats and failures.
+    package var decodeScale: String?
 
     package init(
         input: String, outputs: [OutputFile], error: String?, warnings: [String], profileNotes: [String] = [],
@@ -34,13 +39,17 @@ package struct BatchItem: Sendable, Codable {
         self.megapixels = megapixels
     }
 
-    /// A success of `input` whose decode gave `codecWarnings`: each becomes `<input>: <warning>`,
-    /// a colour-profile one among the ``profileNotes``, any other among the ``warnings``.
-    package init(succeeded input: String, outputs: [OutputFile], codecWarnings: [String], megapixels: Double) {
-        let lines = codecWarnings.map { (DecodeOptions.isColorProfileWarning($0), "\(input): \($0)") }
+    /// A success of `input` whose pipeline run gave `result`: each codec warning becomes
+    /// `<input>: <warning>`, a colour-profile one among the ``profileNotes``, any other among the
+    /// ``warnings``; and the decoder it took.
+    package init(succeeded input: String, outputs: [OutputFile], result: ThumbnailPipeline.Result) {
+        let header = result.header
+        let lines = result.warnings.map { (DecodeOptions.isColorProfileWarning($0), "\(input): \($0)") }
         self.init(
             input: input, outputs: outputs, error: nil, warnings: lines.filter { !$0.0 }.map(\.1),
-            profileNotes: lines.filter(\.0).map(\.1), megapixels: megapixels)
+            profileNotes: lines.filter(\.0).map(\.1), megapixels: Double(header.width * header.height) / 1e6)
+        decoder = result.decoder?.rawValue
+        decodeScale = header.format == .jpeg ? "\(result.scaleNumerator)/8" : nil
     }
 
     package var succeeded: Bool { error == nil }

@@ -143,8 +143,7 @@ package struct BatchRunner: Sendable {
                     output.bytes
                 )
             }
-            let succeeded = BatchItem(
-                succeeded: file, outputs: encoded.map(\.0), codecWarnings: result.warnings, megapixels: megapixels)
+            let succeeded = BatchItem(succeeded: file, outputs: encoded.map(\.0), result: result)
             if let outputSink {
                 for (_, bytes) in encoded { try outputSink(bytes) }
                 return succeeded

@@ -71,6 +71,10 @@ package struct ThumbnailPipeline: Sendable {
         package var outputs: [Output]
         /// Codec and colour warnings that did not stop the decode.
         package var warnings: [String]
+        /// Which decoder made the pixels.
+        package var decoder: DecodePath?
+        /// The JPEG DCT scale decoded at, as a numerator over 8 (8 for other formats).
+        package var scaleNumerator: Int
     }
 
     /// The variants for a source at `path`.
@@ -133,6 +137,8 @@ package struct ThumbnailPipeline: Sendable {
         let outputs = try encode(
             rendered.images, path: source.path, profile: rendered.colorProfile, outputPaths: outputPaths)
         try deadline.check(path: source.path)
-        return Result(header: rendered.header, outputs: outputs, warnings: rendered.warnings)
+        return Result(
+            header: rendered.header, outputs: outputs, warnings: rendered.warnings, decoder: rendered.decoder,
+            scaleNumerator: rendered.scaleNumerator)
     }
 }

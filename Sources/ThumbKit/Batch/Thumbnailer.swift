@@ -37,6 +37,8 @@ public enum Thumbnailer {
         public var scaleNumerator: Int
         /// The profile the images are in (nil: sRGB); encoders embed it.
         public var colorProfile: ColorProfile? = nil
+        /// Which decoder made the pixels.
+        package var decoder: DecodePath? = nil
     }
 
     /// Decodes `data` once, at the smallest JPEG DCT scale that still serves the most demanding
@@ -98,7 +100,7 @@ public enum Thumbnailer {
         }
         return Rendered(
             header: decoded.header, images: images, warnings: decoded.warnings + decoded.colorWarnings,
-            scaleNumerator: decoded.scaleNumerator, colorProfile: decoded.colorProfile)
+            scaleNumerator: decoded.scaleNumerator, colorProfile: decoded.colorProfile, decoder: decoded.decoder)
     }
 
     /// `render` from decoded rows: they go from libpng or libjpeg straight into every variant's
@@ -135,7 +137,7 @@ public enum Thumbnailer {
         }
         return Rendered(
             header: header, images: images, warnings: decoded.warnings + decoded.color.warnings,
-            scaleNumerator: scaleNumerator, colorProfile: decoded.color.profile)
+            scaleNumerator: scaleNumerator, colorProfile: decoded.color.profile, decoder: decoded.decoder)
     }
 
     /// The smallest decoded ÷ original ratio that serves every variant with `margin` times its

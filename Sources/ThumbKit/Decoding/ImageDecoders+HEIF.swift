@@ -145,6 +145,7 @@ extension ImageDecoders {
                 buffer: PixelBuffer(width: width, height: height, pixels: pixels), header: header,
                 scaleNumerator: 8, warnings: [], colorProfile: color.profile, colorWarnings: color.warnings)
             if chosen != nil { image.thumbnailScale = Double(width) / Double(header.width) }
+            image.decoder = chosen != nil ? .heifThumbnail : .libheif
             return image
         }
 

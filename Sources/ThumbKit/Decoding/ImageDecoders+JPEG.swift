@@ -69,10 +69,12 @@ extension ImageDecoders {
             // Colour: embedded profile to sRGB, CMYK to RGBA (ImageDecoders+Color.swift).
             let color = ImageDecoders.manageColor(
                 &pixels, data: data, format: .jpeg, kind: info.pixelKind, options: options)
-            return DecodedImage(
+            var image = DecodedImage(
                 buffer: PixelBuffer(width: width, height: height, pixels: pixels),
                 header: header, scaleNumerator: scaleNumerator, warnings: warnings,
                 colorProfile: color.profile, colorWarnings: color.warnings)
+            image.decoder = start.decoder
+            return image
         }
 
         /// What both sinks (``decode(_:options:scaleNumerator:deadline:)`` and
@@ -81,8 +83,8 @@ extension ImageDecoders {
         /// check, then its fast path at 1/8, 2/8 or 3/8, which decodes only what reaches the
         /// output (ImageDecoders+ProgressiveDC.swift; at 1/8 smoothing is off on both paths, so
         /// they agree), or a sequential file's at 1/8 (ImageDecoders+BaselineDC.swift). `fast` is
-        /// that path's image, or nil when libjpeg must decode; either way the deadline has been
-        /// checked after it (the fast path may have stopped for it).
+        /// that path's image, or nil when libjpeg must decode, and `decoder` names the path; either
+        /// way the deadline has been checked after it (the fast path may have stopped for it).
         ///
         /// Strict decoding (`failOnWarning`) takes the baseline path too: it answers only for a
         /// file libjpeg reads without a warning, and then with libjpeg's pixels, so the outcome is
@@ -92,7 +94,7 @@ extension ImageDecoders {
         static func begin(
             _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline,
             fastPaths: Bool = true
-        ) throws(DecodeError) -> (width: Int, height: Int, fast: [UInt8]?) {
+        ) throws(DecodeError) -> (width: Int, height: Int, fast: [UInt8]?, decoder: DecodePath) {
             let (_, path, info) = try jpegParts(source)
             let header = info.header
             try options.limits.check(width: header.width, height: header.height, path: path)
@@ -113,7 +115,8 @@ extension ImageDecoders {
                     )?.pixels
             }
             try deadline.check(path: path)
-            return (width, height, fast)
+            let decoder: DecodePath = fast == nil ? .libjpeg : header.isProgressive ? .progressiveDC : .baselineDC
+            return (width, height, fast, decoder)
         }
 
         /// The bytes, path and JPEG header of a JPEG source (a programming error for another format).

@@ -23,7 +23,7 @@ extension ImageDecoders.JPEG {
                     consume(UnsafeBufferPointer(rebasing: all[(y * width * 4)..<((y + 1) * width * 4)]))
                 }
             }
-            return ImageDecoders.StreamedDecode(warnings: [], color: color.outcome)
+            return ImageDecoders.StreamedDecode(warnings: [], color: color.outcome, decoder: start.decoder)
         }
         let warnings = try readRows(
             data, path: path, options: options, scaleNumerator: scaleNumerator,
@@ -35,7 +35,7 @@ extension ImageDecoders.JPEG {
             return ImageDecoders.pumpRows(
                 width: width, height: height, color: color, deadline: deadline, next: next, consume: consume)
         }
-        return ImageDecoders.StreamedDecode(warnings: warnings, color: color.outcome)
+        return ImageDecoders.StreamedDecode(warnings: warnings, color: color.outcome, decoder: .libjpeg)
     }
 
     /// The one libjpeg reader: opens `data` at `scaleNumerator`/8, lets `read` take the rows,

@@ -39,10 +39,12 @@ extension ImageDecoders {
             let stride = header.width * 4
             let count = stride * header.height
             var warning = ""
+            var decoder = DecodePath.libpng
             // An interlaced file's passes each fill in only their own pixels of a row.
             var pixels = try ImageDecoders.wholeImage(count: count, zeroed: header.isProgressive) {
                 (dst) throws(DecodeError) in
-                warning = try readRows(source, options: options, deadline: deadline) { passes, next in
+                warning = try readRows(source, options: options, deadline: deadline, decoder: { decoder = $0 }) {
+                    passes, next in
                     for _ in 0..<passes {
                         for y in 0..<header.height {
                             if let error = next(dst.baseAddress! + y * stride) { return error }
@@ -57,10 +59,12 @@ extension ImageDecoders {
             // Colour: iCCP / sRGB / gAMA / cHRM to sRGB (ImageDecoders+Color.swift).
             let color = ImageDecoders.manageColor(
                 &pixels, data: data, format: .png, kind: pixelKind(header), options: options)
-            return DecodedImage(
+            var image = DecodedImage(
                 buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels),
                 header: header, scaleNumerator: 8, warnings: warning.isEmpty ? [] : [warning],
                 colorProfile: color.profile, colorWarnings: color.warnings)
+            image.decoder = decoder
+            return image
         }
 
         /// What the decoded RGBA pixels hold, for colour management.

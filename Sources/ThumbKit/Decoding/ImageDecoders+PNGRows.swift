@@ -18,13 +18,15 @@ extension ImageDecoders.PNG {
         precondition(!header.isProgressive, "Interlaced PNGs cannot be decoded row by row.")
         try options.limits.check(width: header.width, height: header.height, path: path)
         let color = ImageDecoders.colorConversion(data: data, format: .png, kind: pixelKind(header), options: options)
-        let warning = try readRows(source, options: options, deadline: deadline) {
+        var decoder = DecodePath.libpng
+        let warning = try readRows(source, options: options, deadline: deadline, decoder: { decoder = $0 }) {
             _, next in
             ImageDecoders.pumpRows(
                 width: header.width, height: header.height, color: color, deadline: deadline,
                 next: { next($0.baseAddress!) }, consume: consume)
         }
-        return ImageDecoders.StreamedDecode(warnings: warning.isEmpty ? [] : [warning], color: color.outcome)
+        return ImageDecoders.StreamedDecode(
+            warnings: warning.isEmpty ? [] : [warning], color: color.outcome, decoder: decoder)
     }
 
     /// The one libpng reader: opens the source's bytes, lets `read` take the rows, then closes it and turns every failure into a ``DecodeError``.
@@ -37,11 +39,11 @@ extension ImageDecoders.PNG {
     ///
     /// A plainly well-formed 8-bit file that fits the fast path's budget is inflated by
     /// libdeflate and unfiltered by ``PNGFastRows`` (same rows, same warnings); `fastPath`
-    /// false reads every file through libpng (the tests' reference). `inflated` says which
-    /// path read the rows.
+    /// false reads every file through libpng (the tests' reference). `decoder` hears which
+    /// path reads the rows (`.libdeflate` or `.libpng`), before they are read.
     static func readRows(
         _ source: ImageSource, options: DecodeOptions, deadline: Deadline, fastPath: Bool = true,
-        inflated: ((PNGInflate) -> Void)? = nil,
+        decoder: ((DecodePath) -> Void)? = nil,
         read: (_ passes: Int, _ next: (UnsafeMutablePointer<UInt8>) -> String?) -> String?
     ) throws(DecodeError) -> String {
         let (path, header) = (source.path, source.header)
@@ -70,7 +72,7 @@ extension ImageDecoders.PNG {
             {
                 // libpng read the header (its warning is in `warn`); the rows are the fast path's.
                 tk_png_rows_release(rows)
-                inflated?(.libdeflate)
+                decoder?(.libdeflate)
                 let warning = CodecMessage.text(warn)
                 let next: (UnsafeMutablePointer<UInt8>) -> String? = { row in
                     fast.next(into: row)
@@ -83,7 +85,7 @@ extension ImageDecoders.PNG {
                 if options.failsOn(warning: warning) { throw .warning(path: path, reason: warning) }
                 return warning
             }
-            inflated?(.zlib)
+            decoder?(.libpng)
             if Int(width) == header.width, Int(height) == header.height {
                 let rowBytes = header.width * 4
                 rowError = read(Int(passes)) { row in
@@ -104,11 +106,4 @@ extension ImageDecoders.PNG {
             return warning
         }
     }
-}
-
-/// Which inflater read a PNG's pixels: libdeflate (the fast path, ``PNGFastRows``) or zlib
-/// through libpng.
-enum PNGInflate: String, Sendable {
-    case libdeflate
-    case zlib
 }

@@ -68,9 +68,11 @@ extension ImageDecoders {
                     warning: "", error: CodecMessage.text(err), options: options, deadline: deadline, path: path)
             }
             let color = ImageDecoders.manageEmbeddedColor(&pixels, icc: parsed.icc, options: options)
-            return DecodedImage(
+            var image = DecodedImage(
                 buffer: PixelBuffer(width: header.width, height: header.height, pixels: pixels), header: header,
                 scaleNumerator: 8, warnings: [], colorProfile: color.profile, colorWarnings: color.warnings)
+            image.decoder = .libwebp
+            return image
         }
     }
 

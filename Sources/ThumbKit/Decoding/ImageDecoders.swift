@@ -137,6 +137,8 @@ public enum ImageDecoders {
         var warnings: [String]
         /// The colour conversion's profile and warnings (the rows were converted already).
         var color: ColorManagement.Outcome
+        /// Which decoder made the rows.
+        var decoder: DecodePath
     }
 
     /// A whole image of `count` bytes filled by `fill` (a row reader's keep-every-row sink):

@@ -117,6 +117,9 @@ public struct DecodedImage: Sendable {
     /// of the primary image; nil otherwise.
     package var thumbnailScale: Double?
 
+    /// Which decoder made the pixels; nil for an image not made by ``ImageDecoders``.
+    package var decoder: DecodePath?
+
     /// Decoded size ÷ original size: `scaleNumerator`/8, or the thumbnail's scale.
     public var loadScale: Double { thumbnailScale ?? Double(scaleNumerator) / 8 }
 }

@@ -25,7 +25,7 @@ public struct PNGRowsReading: Equatable, Sendable {
             try limits.check(width: width, height: height, path: "png")
             warning = try ImageDecoders.PNG.readRows(
                 source, options: DecodeOptions(limits: limits, failOnWarning: failOnWarning), deadline: .never,
-                fastPath: fastPath, inflated: { fast = $0 == .libdeflate }
+                fastPath: fastPath, decoder: { fast = $0 == .libdeflate }
             ) { passes, next in
                 var row = [UInt8](repeating: 0, count: width * 4)
                 for _ in 0..<passes * height {
