@@ -161,8 +161,9 @@ public struct DesktopThumbnailer: Sendable {
             }, decode: decode, shrinkOnLoadMargin: shrinkOnLoadMargin)
         let source = try ImageSource(data, path: path)
         guard let heavySlot else { return try pipeline.render(source) }
-        return try heavySlot.run(heavy: pipeline.isHeavy(source)) { () throws(DecodeError) in
-            try pipeline.render(source)
+        let heavy = pipeline.isHeavy(source)
+        return try heavySlot.run(heavy: heavy) { () throws(DecodeError) in
+            try pipeline.render(source, spareSlot: heavy ? nil : heavySlot)
         }
     }
 

@@ -133,7 +133,8 @@ package struct BatchRunner: Sendable {
             // Encode everything first, so a failure leaves no output of this file behind; the
             // deadline is checked after the last encode: once writing starts, it finishes.
             let result = try pipeline.run(
-                source, threads: threads, deadline: deadline, outputPaths: outputs.map(\.1))
+                source, threads: threads, deadline: deadline, outputPaths: outputs.map(\.1),
+                spareSlot: heavy ? nil : scheduler.slot)
             megapixels = Double(result.header.width * result.header.height) / 1e6
             let encoded = zip(result.outputs, outputs).map { output, planned in
                 (

@@ -26,7 +26,7 @@ package final class BatchScheduler: Sendable {
 
     /// The one heavy slot, perhaps shared with other schedulers (the lanes of a catalog build);
     /// its lock guards `state` too.
-    private let slot: HeavyDecodeSlot
+    package let slot: HeavyDecodeSlot
     // Guarded by `slot.condition`: every read and write happens between its lock and unlock.
     nonisolated(unsafe) private var state: State
 
@@ -105,6 +105,17 @@ package final class HeavyDecodeSlot: Sendable {
         condition.wait()
     }
 
+    /// Takes the slot if it is free, never waiting: true when taken (the caller then calls
+    /// `release`). For a decode that is faster with more memory and fine without it (a large
+    /// PNG's fast path, `PNGFastRows.Budget.heavySlot`).
+    package func tryClaim() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !inFlight else { return false }
+        inFlight = true
+        return true
+    }
+
     /// Runs `body` holding the slot when `heavy`, waiting for it first; at once otherwise.
     package func run<T, E: Error>(heavy: Bool, _ body: () throws(E) -> T) throws(E) -> T {
         guard heavy else { return try body() }
@@ -121,7 +132,7 @@ package final class HeavyDecodeSlot: Sendable {
     /// next heavy decode, on another thread, would otherwise add its buffers to the peak
     /// instead of reusing these (measured: a 2-job build of 2560² progressive JPEGs peaked at
     /// 132 MB instead of the 79 MB of one job).
-    func release() {
+    package func release() {
         tk_trim_heap()
         condition.lock()
         inFlight = false

@@ -100,13 +100,15 @@ package struct ThumbnailPipeline: Sendable {
     }
 
     /// Decodes `source` once and resizes it for every variant (nothing is encoded), within
-    /// `deadline` (nil: `decode.limits.maxSeconds` from now).
+    /// `deadline` (nil: `decode.limits.maxSeconds` from now). A PNG too large for the fast
+    /// path's everyday memory budget takes it anyway when `spareSlot` (the heavy-decode slot,
+    /// which the caller does not hold) is free at that moment, holding it while it decodes.
     package func render(
-        _ source: ImageSource, threads: Int = 1, deadline: Deadline? = nil
+        _ source: ImageSource, threads: Int = 1, deadline: Deadline? = nil, spareSlot: HeavyDecodeSlot? = nil
     ) throws(DecodeError) -> Thumbnailer.Rendered {
         try Thumbnailer.render(
             source, variants: variants(path: source.path).map(\.resize), decode: decode,
-            shrinkOnLoadMargin: shrinkOnLoadMargin, threads: threads, deadline: deadline)
+            shrinkOnLoadMargin: shrinkOnLoadMargin, threads: threads, deadline: deadline, spareSlot: spareSlot)
     }
 
     /// Encodes `images` (one per variant, as `render` gives them for the source at `path`, or
@@ -129,11 +131,13 @@ package struct ThumbnailPipeline: Sendable {
 
     /// Decodes `source` once and encodes every variant. Fails as a whole: a decode, limit or
     /// encode failure leaves no partial result. `outputPaths` (one per variant) name the outputs
-    /// in encoder errors; `deadline` is checked once more after the last encode.
+    /// in encoder errors; `deadline` is checked once more after the last encode. `spareSlot` as
+    /// in `render`.
     package func run(
-        _ source: ImageSource, threads: Int = 1, deadline: Deadline, outputPaths: [String]? = nil
+        _ source: ImageSource, threads: Int = 1, deadline: Deadline, outputPaths: [String]? = nil,
+        spareSlot: HeavyDecodeSlot? = nil
     ) throws -> Result {
-        let rendered = try render(source, threads: threads, deadline: deadline)
+        let rendered = try render(source, threads: threads, deadline: deadline, spareSlot: spareSlot)
         let outputs = try encode(
             rendered.images, path: source.path, profile: rendered.colorProfile, outputPaths: outputPaths)
         try deadline.check(path: source.path)

@@ -63,6 +63,20 @@ public enum Thumbnailer {
         _ source: ImageSource, variants: [ResizeOptions], decode: DecodeOptions = DecodeOptions(),
         shrinkOnLoadMargin: Double = 2, threads: Int = 1, deadline: Deadline? = nil
     ) throws(DecodeError) -> Rendered {
+        try render(
+            source, variants: variants, decode: decode, shrinkOnLoadMargin: shrinkOnLoadMargin, threads: threads,
+            deadline: deadline, spareSlot: nil)
+    }
+
+    /// `render(_:variants:decode:shrinkOnLoadMargin:threads:deadline:)`, where a PNG too large
+    /// for the fast path's everyday budget takes it with the heavy slot's
+    /// (`PNGFastRows.Budget.heavySlot`) when `spareSlot` is free at that moment, holding it
+    /// while it decodes; it never waits for the slot, and streams through libpng when it is
+    /// taken. The caller must not hold `spareSlot` itself.
+    package static func render(
+        _ source: ImageSource, variants: [ResizeOptions], decode: DecodeOptions, shrinkOnLoadMargin: Double,
+        threads: Int, deadline: Deadline?, spareSlot: HeavyDecodeSlot?
+    ) throws(DecodeError) -> Rendered {
         precondition(!variants.isEmpty, "Render at least one variant.")
         let deadline = deadline ?? decode.limits.deadline()
         let (header, path) = (source.header, source.path)
@@ -84,7 +98,7 @@ public enum Thumbnailer {
             let numerator = header.format == .png ? 8 : ImageDecoders.scaleNumerator(forMinimumScale: minimumScale)
             return try renderStreaming(
                 source, variants: variants, decode: decode, orientation: orientation,
-                scaleNumerator: numerator, threads: threads, deadline: deadline)
+                scaleNumerator: numerator, threads: threads, deadline: deadline, spareSlot: spareSlot)
         }
         let decoded = try ImageDecoders.decode(
             source, options: decode, minimumScale: minimumScale, deadline: deadline)
@@ -108,7 +122,8 @@ public enum Thumbnailer {
     /// the whole decoded image; the output is bit-identical to resampling the whole buffer.
     private static func renderStreaming(
         _ source: ImageSource, variants: [ResizeOptions], decode: DecodeOptions,
-        orientation: ExifOrientation, scaleNumerator: Int, threads: Int, deadline: Deadline
+        orientation: ExifOrientation, scaleNumerator: Int, threads: Int, deadline: Deadline,
+        spareSlot: HeavyDecodeSlot?
     ) throws(DecodeError) -> Rendered {
         let header = source.header
         try ImageDecoders.checkFileSize(source.bytes, path: source.path, limits: decode.limits)
@@ -127,7 +142,11 @@ public enum Thumbnailer {
         let decoded: ImageDecoders.StreamedDecode
         switch header.format {
         case .png:
-            decoded = try ImageDecoders.PNG.decodeRows(source, options: decode, deadline: deadline, consume: feed)
+            let large =
+                spareSlot != nil && PNGFastRows.wantsHeavySlot(source, limits: decode.limits) && spareSlot!.tryClaim()
+            defer { if large { spareSlot?.release() } }
+            decoded = try ImageDecoders.PNG.decodeRows(
+                source, options: decode, deadline: deadline, budget: large ? .heavySlot : .everyday, consume: feed)
         case .jpeg, .webp, .heic, .avif:  // only JPEG gets here besides PNG (see `render`)
             decoded = try ImageDecoders.JPEG.decodeRows(
                 source, options: decode, scaleNumerator: scaleNumerator, deadline: deadline, consume: feed)

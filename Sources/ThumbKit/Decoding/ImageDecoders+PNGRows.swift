@@ -6,20 +6,22 @@ extension ImageDecoders.PNG {
     /// `consume` (valid only during the call), so the image never has to be in memory whole.
     /// The rows are byte-for-byte those of `decode` (colour management is applied per row), and
     /// failures and warnings are reported the same way. Gives up with `.overLimit` once
-    /// `deadline` has passed.
+    /// `deadline` has passed. `budget` bounds what the fast path may hold.
     ///
     /// - Precondition: the file is not interlaced (`header.isProgressive` is false): an
     ///   interlaced file's later passes fill in earlier rows, so it must be decoded whole.
     static func decodeRows(
         _ source: ImageSource, options: DecodeOptions, deadline: Deadline = .never,
-        consume: (UnsafeBufferPointer<UInt8>) -> Void
+        budget: PNGFastRows.Budget = .everyday, consume: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(DecodeError) -> ImageDecoders.StreamedDecode {
         let (data, path, header) = (source.bytes, source.path, source.header)
         precondition(!header.isProgressive, "Interlaced PNGs cannot be decoded row by row.")
         try options.limits.check(width: header.width, height: header.height, path: path)
         let color = ImageDecoders.colorConversion(data: data, format: .png, kind: pixelKind(header), options: options)
         var decoder = DecodePath.libpng
-        let warning = try readRows(source, options: options, deadline: deadline, decoder: { decoder = $0 }) {
+        let warning = try readRows(
+            source, options: options, deadline: deadline, budget: budget, decoder: { decoder = $0 }
+        ) {
             _, next in
             ImageDecoders.pumpRows(
                 width: header.width, height: header.height, color: color, deadline: deadline,
@@ -37,13 +39,13 @@ extension ImageDecoders.PNG {
     /// every row. Returns libpng's first warning ("" when none); a warning fails the decode
     /// only as `options.failsOn(warning:)` says.
     ///
-    /// A plainly well-formed 8-bit file that fits the fast path's budget is inflated by
+    /// A plainly well-formed 8-bit file that fits the fast path's `budget` is inflated by
     /// libdeflate and unfiltered by ``PNGFastRows`` (same rows, same warnings); `fastPath`
     /// false reads every file through libpng (the tests' reference). `decoder` hears which
     /// path reads the rows (`.libdeflate` or `.libpng`), before they are read.
     static func readRows(
         _ source: ImageSource, options: DecodeOptions, deadline: Deadline, fastPath: Bool = true,
-        decoder: ((DecodePath) -> Void)? = nil,
+        budget: PNGFastRows.Budget = .everyday, decoder: ((DecodePath) -> Void)? = nil,
         read: (_ passes: Int, _ next: (UnsafeMutablePointer<UInt8>) -> String?) -> String?
     ) throws(DecodeError) -> String {
         let (path, header) = (source.path, source.header)
@@ -68,7 +70,7 @@ extension ImageDecoders.PNG {
             if fastPath, channels > 0, Int(width) == header.width, Int(height) == header.height,
                 let fast = PNGFastRows(
                     file: src, channels: channels, width: header.width, height: header.height,
-                    budget: PNGFastRows.budgetBytes(options.limits))
+                    budget: budget.bytes(options.limits))
             {
                 // libpng read the header (its warning is in `warn`); the rows are the fast path's.
                 tk_png_rows_release(rows)

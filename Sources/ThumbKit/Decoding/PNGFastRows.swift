@@ -25,21 +25,51 @@ final class PNGFastRows {
     /// The row above the first one.
     private let zeroRow: [UInt8]
 
-    /// The most memory the fast path may hold for one file: the compressed stream (when it is
-    /// split over several IDAT chunks) plus the raw image, within four bytes a pixel of
-    /// `limits.maxPixels` (the whole RGBA image a decode may already make) and never more than
-    /// `maxBytes`. Above that the file streams through libpng a row at a time, as before.
-    static func budgetBytes(_ limits: ImageLimits) -> Int {
-        let (bytes, overflow) = limits.maxPixels.multipliedReportingOverflow(by: 4)
-        return min(overflow ? .max : bytes, maxBytes)
+    /// How much memory the fast path may hold for one file: the compressed stream (when it is
+    /// split over several IDAT chunks) plus the raw image. Above it the file streams through
+    /// libpng a row at a time.
+    enum Budget: Sendable {
+        /// Within four bytes a pixel of `limits.maxPixels` (the whole RGBA image a decode may
+        /// already make) and never more than `maxBytes`: what any number of decodes may hold at
+        /// once.
+        case everyday
+        /// Within four bytes a pixel of `limits.maxPixels` and never more than
+        /// `heavySlotMaxBytes`: for one decode at a time, the one holding the heavy-decode slot
+        /// (`HeavyDecodeSlot`).
+        case heavySlot
+
+        func bytes(_ limits: ImageLimits) -> Int {
+            let (bytes, overflow) = limits.maxPixels.multipliedReportingOverflow(by: 4)
+            return min(overflow ? .max : bytes, self == .heavySlot ? heavySlotMaxBytes : maxBytes)
+        }
     }
 
-    /// The cap on `budgetBytes`. libdeflate inflates only whole buffers, so the fast path holds
+    /// True when `source` may take the fast path with the heavy slot's budget but not with the
+    /// everyday one: a non-interlaced PNG whose raw rows (at most 4 bytes a pixel plus a filter
+    /// byte a row, from the header's channels) and compressed stream (at most the whole file)
+    /// go over `maxBytes` and fit four bytes a pixel of the limits. An estimate from the header
+    /// alone: the fast path itself checks the real sizes before it allocates.
+    static func wantsHeavySlot(_ source: ImageSource, limits: ImageLimits) -> Bool {
+        let header = source.header
+        guard header.format == .png, !header.isProgressive, (1...4).contains(header.components) else { return false }
+        let (rowBytes, o1) = header.width.multipliedReportingOverflow(by: header.components)
+        let (rawRows, o2) = (rowBytes + 1).multipliedReportingOverflow(by: header.height)
+        let (bytes, o3) = rawRows.addingReportingOverflow(source.bytes.count)
+        return !o1 && !o2 && !o3 && bytes > maxBytes && bytes <= Budget.heavySlot.bytes(limits)
+    }
+
+    /// The cap on the everyday budget. libdeflate inflates only whole buffers, so the fast path holds
     /// the whole raw image where libpng's streaming holds a few rows: without a cap, a batch of
     /// 6 MP PNGs (`thumb -j 2`) peaked at 122 MB against 39.5 MB. 16 MiB keeps files up to about
     /// 5 MP of RGB (the icons, screenshots and most pictures a catalog holds) on the fast path and
     /// the peak within 2 × 16 MiB of the streaming path's.
     static let maxBytes = 16 << 20
+
+    /// The cap on the heavy slot's budget: files up to about 16 MP of RGBA or 21 MP of RGB
+    /// (wallpapers, camera PNGs, large screenshots) take the fast path one at a time, and the peak
+    /// stays within 64 MiB of the streaming path's whatever the pixel limit (4 bytes a pixel of
+    /// the default `maxPixels` would be 1 GiB).
+    static let heavySlotMaxBytes = 64 << 20
 
     /// Inflates `file`'s IDAT stream, or returns nil when the file is not plainly well-formed or
     /// does not fit `budget` (checked before any allocation). `channels` is 1 to 4.

@@ -50,8 +50,9 @@ extension CatalogBuilder {
         let pipeline = ThumbnailPipeline(
             variants: variants.map { ThumbnailPipeline.Variant(resize: $0, encoding: EncodeOptions()) },
             decode: DecodeOptions(limits: limits, failOnWarning: header.format == .jpeg))
-        let rendered = try heavySlot.run(heavy: pipeline.isHeavy(source)) { () throws(DecodeError) in
-            try pipeline.render(source, threads: jobs)
+        let heavy = pipeline.isHeavy(source)
+        let rendered = try heavySlot.run(heavy: heavy) { () throws(DecodeError) in
+            try pipeline.render(source, threads: jobs, spareSlot: heavy ? nil : heavySlot)
         }
         return PreparedImage(sha256: sha256, variants: variants, images: rendered.images)
     }

@@ -122,7 +122,9 @@ struct UnitBuild {
             }
             defer { holder?.releaseHeavy() }
             // The deadline starts here, after any wait for the heavy slot.
-            images = try pipeline.render(source, threads: threads).images
+            images = try pipeline.render(
+                source, threads: threads, spareSlot: holder == nil ? scheduler?.0.slot : nil
+            ).images
         }
         let targets = todo.map { folder.absolute($0.path) }
         let encoded = try pipeline.encode(images, path: path, profile: nil, outputPaths: targets)
