@@ -117,7 +117,7 @@ extension InboxIngestor {
         // an ingest's is: no queue row is left for a worker to build it again.
         if let restored {
             let report = builder.build(
-                claimed: restored, queue: queue, worker: worker, prepared: nil, done: { _ in }
+                claimed: restored, queue: queue, worker: worker, prepared: nil, done: { _, _ in }
             ).report
             if report.failed > 0 {
                 return [
@@ -157,7 +157,7 @@ extension InboxIngestor {
         guard let claimed else { return [] }
         let changed = claimed.claim.record
         let report = builder.build(
-            claimed: claimed, queue: queue, worker: worker, prepared: nil, done: { _ in }
+            claimed: claimed, queue: queue, worker: worker, prepared: nil, done: { _, _ in }
         ).report
         var events = [
             IngestEvent(.rated, path: shown(relativePath), record: changed.description, reason: "rating \(rating)")

@@ -259,11 +259,12 @@ public struct InboxIngestor: Sendable {
         // The crash point `built` is reached with the files made and the row still `pending`:
         // inside the commit's transaction, before the mark (or after a failed build).
         let (crashPoints, marked) = (self.crashPoints, Locked<(built: Bool, outputs: Int?)>((false, nil)))
-        let markImported: @Sendable (CatalogTransaction) throws -> Void = { tx in
+        let markImported: @Sendable (CatalogTransaction, Int?) throws -> Void = { tx, rows in
             marked.withLock { $0.built = true }
             crashPoints.reached(.built)
             try tx.recordIngest(path: source, sha256: sha, record: record, status: .imported)
-            let outputs = try tx.outputs(for: record).count
+            // The commit's count when it wrote rows; counted when there was nothing to commit.
+            let outputs = try rows ?? tx.outputs(for: record).count
             marked.withLock { $0.outputs = outputs }
         }
         let report = builder.build(

@@ -48,6 +48,8 @@ struct InboxIngestorTests {
         let files = try inbox.outputFiles(bug.ref)
         #expect(!files.isEmpty)
         #expect(files.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        // The event's count is the commit's: the record's rows, not the strips also made.
+        #expect(events.first?.outputs == files.count)
         let row = try inbox.store.read { try $0.ingestedFiles() }
         #expect(row.map(\.status) == [.imported])
         #expect(row.first?.record == bug.ref)
@@ -106,12 +108,14 @@ struct InboxIngestorTests {
         _ = inbox.ingestor.ingest("bugs/Moth.jpg")
         let bug = try #require(try inbox.store.read { try $0.bug(title: "Moth") })
         try inbox.drop("bugs/Moth.jpg", GeneratedImages.jpeg(width: 80, height: 40, seed: 6))
-        #expect(inbox.ingestor.ingest("bugs/Moth.jpg").map(\.event) == [.ingested])
+        let events = inbox.ingestor.ingest("bugs/Moth.jpg")
+        #expect(events.map(\.event) == [.ingested])
         let newSHA = ContentHash.sha256(of: GeneratedImages.jpeg(width: 80, height: 40, seed: 6))
         #expect(try inbox.store.read { try $0.bug(id: bug.id) }?.image?.sha256 == newSHA)
         let outputs = try inbox.store.outputs(for: bug.ref)
         #expect(!outputs.isEmpty)
         #expect(outputs.allSatisfy { $0.sourceSHA256 == newSHA })
+        #expect(events.first?.outputs == outputs.count)
     }
 
     @Test(

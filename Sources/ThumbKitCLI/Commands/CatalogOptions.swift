@@ -154,7 +154,7 @@ enum CatalogOptions {
         guard let claim = change.claim else { return 0 }
         let built = try builder(arguments, store: store).build(
             claimed: claim, queue: BuildQueue(store: store), worker: change.worker,
-            prepared: nil, onNote: { context.printError($0) }, done: { _ in })
+            prepared: nil, onNote: { context.printError($0) }, done: { _, _ in })
         for line in built.report.failures { context.printError(line) }
         if built.lost {
             context.printError("\(claim.claim.record): changed again meanwhile; its new build is another's to make")

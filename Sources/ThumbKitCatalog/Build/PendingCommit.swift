@@ -32,8 +32,8 @@ struct PendingCommit: Sendable {
             (report, orphans) = try store.write(mode: mode) { tx -> (BuildReport, [String]) in
                 try guarded?.check(tx, record)  // scale-out: before any row; throwing rolls back
                 let fenced = guarded?.fencesRecords == true && record.kind != .app
-                let (report, orphans, recorded) = try self.record(in: tx, fenced: fenced)
-                if recorded { try guarded?.finish(tx, record, failures + report.failures) }  // settle the queue row
+                let (report, orphans, recorded, rows) = try self.record(in: tx, fenced: fenced)
+                if recorded { try guarded?.finish(tx, record, failures + report.failures, rows) }  // settle the queue row
                 return (report, orphans)
             }
         } catch {
@@ -59,16 +59,16 @@ struct PendingCommit: Sendable {
     }
 
     /// The rows, inside `tx` (whose fence, if any, held): returns the report, the old files no
-    /// row describes any more, and whether anything was recorded (false when the record went
+    /// row describes any more, whether anything was recorded (false when the record went
     /// or changed while its files were made: its queue row is then left to the change, which
-    /// queued it again, as it always was).
+    /// queued it again, as it always was), and how many output rows the record has now.
     ///
     /// `fenced`: the queue's fence held for the record in `tx` (a batch's, or the guard's of a
     /// writer's own claim, read after the claim as a worker's snapshot is). The record is then not
     /// read again: every change of a built column (title or name, category, picture, its hash)
     /// and its deletion reset or remove its queue row (the schema's triggers), so a fence that
     /// held proves the record is as the build's snapshot (read after the claim) saw it.
-    func record(in tx: CatalogTransaction, fenced: Bool = false) throws -> (BuildReport, [String], Bool) {
+    func record(in tx: CatalogTransaction, fenced: Bool = false) throws -> (BuildReport, [String], Bool, Int) {
         let unit = build.unit
         let folder = build.folder
         var report = BuildReport()
@@ -83,14 +83,14 @@ struct PendingCommit: Sendable {
             guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path, bug.title == unit.title
             else {
                 try build.removeUnrecorded(made, in: tx)
-                return (report, [], false)
+                return (report, [], false, 0)
             }
             if let hashUpdate, bug.image == unit.image { try tx.setImage(bugID: record.id, image: hashUpdate) }
         case .food:
             guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path, food.name == unit.title
             else {
                 try build.removeUnrecorded(made, in: tx)
-                return (report, [], false)
+                return (report, [], false, 0)
             }
             if let hashUpdate, food.image == unit.image { try tx.setImage(foodID: record.id, image: hashUpdate) }
         case .app:
@@ -100,6 +100,7 @@ struct PendingCommit: Sendable {
         // recipe wants (the keys made here are all wanted ones).
         let existing = try tx.outputs(for: record)
         let old = Dictionary(existing.map { ($0.values.key, $0) }, uniquingKeysWith: { first, _ in first })
+        var keys = Set(old.keys)  // the record's rows once this is committed
         var candidates: [String] = []
         for item in made {
             let output = item.output
@@ -128,12 +129,14 @@ struct PendingCommit: Sendable {
                     record: record, recipe: output.key.recipe, kind: output.kind, scale: output.key.scale,
                     path: output.path, width: item.width, height: item.height, format: output.format, bytes: size,
                     sourceSHA256: output.sourceSHA256))
+            keys.insert(output.key)
             report.made += 1
         }
         if unit.removesUnwanted {
             let wanted = unit.wantedKeys
             let removed = existing.filter { !wanted.contains($0.values.key) }
             try tx.deleteOutputs(removed)
+            keys.subtract(removed.map(\.values.key))
             report.removed += removed.count
             candidates += removed.map(\.values.path)
         }
@@ -142,6 +145,6 @@ struct PendingCommit: Sendable {
         // PostgreSQL the queue row's FOR UPDATE), so no lost claim can reach it.
         if let iconContents { try build.writeIconContents(iconContents) }
         let orphans = try Set(candidates).filter { try !tx.isOutputPathReferenced($0) }
-        return (report, orphans.sorted(), true)
+        return (report, orphans.sorted(), true, keys.count)
     }
 }

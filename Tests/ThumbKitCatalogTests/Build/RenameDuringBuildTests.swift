@@ -32,7 +32,7 @@ struct RenameDuringBuildTests {
         // is refused (queued) or skipped (the title changed).
         let fence = BuildCommitGuard(
             check: { tx, _ in try queue.check(claim, worker: "w", in: tx) },
-            finish: { _, record, _ in Issue.record("\(record): a lost claim was settled") })
+            finish: { _, record, _, _ in Issue.record("\(record): a lost claim was settled") })
         let late = try #require(
             UnitBuild(
                 unit: stale, rows: [], folder: OutputFolder(root: fixture.out), store: store,

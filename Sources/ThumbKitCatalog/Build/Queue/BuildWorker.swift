@@ -168,7 +168,7 @@ public struct BuildWorker: Sendable {
                         throw error
                     }
                 },
-                finish: { tx, record, failures in
+                finish: { tx, record, failures, _ in
                     guard let attempt = held[record]?.attempt else { return }
                     let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
                     try queue.settle(

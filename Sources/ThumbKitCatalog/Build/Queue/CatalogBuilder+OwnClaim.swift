@@ -70,11 +70,13 @@ extension CatalogBuilder {
     /// `done` runs last in the transaction that ends the claim, only when the build met no
     /// failure: the record's row commit (which removes the queue row), or when there was
     /// nothing to commit, the fenced finish of the row, or when the claim was lost, a
-    /// transaction of its own. A failed build puts the row back with its reasons, claimable a
-    /// lease later.
+    /// transaction of its own. `done` also gets the record's output rows once the commit's are
+    /// written, or nil when nothing was committed (then they are as they were). A failed build
+    /// puts the row back with its reasons, claimable a lease later.
     package func build(
         claimed own: OwnClaim, queue: BuildQueue, worker: String, prepared: PreparedImage?,
-        onNote: ((String) -> Void)? = nil, done: @escaping @Sendable (CatalogTransaction) throws -> Void
+        onNote: ((String) -> Void)? = nil,
+        done: @escaping @Sendable (_ transaction: CatalogTransaction, _ outputRows: Int?) throws -> Void
     ) -> ClaimedBuild {
         let claim = own.claim
         let record = claim.record
@@ -96,11 +98,11 @@ extension CatalogBuilder {
                         throw error
                     }
                 },
-                finish: { tx, unit, failures in
+                finish: { tx, unit, failures, rows in
                     guard unit == record else { return }
                     let reason = failures.isEmpty ? nil : failures.joined(separator: "; ")
                     try queue.settle(record, failure: reason, attempts: claim.attempt, retryAt: retryAt, in: tx)
-                    if failures.isEmpty { try done(tx) }
+                    if failures.isEmpty { try done(tx, rows) }
                     state.withLock { $0.settled = true }
                 }, batch: nil, fencesRecords: true),
             snapshot: own.snapshot)
@@ -123,7 +125,7 @@ extension CatalogBuilder {
                         // Taken since: its new holder builds the record.
                     }
                 }
-                if reason == nil { try done(tx) }
+                if reason == nil { try done(tx, nil) }
             }
         } catch {
             report.fail(UnitBuild.line(error))

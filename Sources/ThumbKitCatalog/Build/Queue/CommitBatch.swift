@@ -100,7 +100,7 @@ final class CommitBatch: Sendable {
                 var settle: [(claim: BuildQueue.Claim, failures: [String])] = []
                 for claim in claims where fenced.contains(claim.record) {
                     guard let item = byRecord[claim.record] else { continue }
-                    let (rows, orphans, recorded) = try item.record(in: tx, fenced: true)
+                    let (rows, orphans, recorded, _) = try item.record(in: tx, fenced: true)
                     committed.append((item, rows, orphans, recorded))
                     if recorded { settle.append((claim, item.failures + rows.failures)) }
                 }

@@ -85,7 +85,7 @@ struct AppIconFenceTests {
                 style: RecipeBook.defaults.ratingStrip, limits: ImageLimits(), threads: 1,
                 commitGuard: BuildCommitGuard(
                     check: { tx, _ in try queue.check(claims[0], worker: "A", in: tx) },
-                    finish: { _, record, _ in Issue.record("\(record): a lost claim was settled") })
+                    finish: { _, record, _, _ in Issue.record("\(record): a lost claim was settled") })
             ).run())
         #expect(resumed.made == 0 && resumed.failures.count == 1 && resumed.failures[0].contains("was lost"))
         #expect(f.contents == owners)
