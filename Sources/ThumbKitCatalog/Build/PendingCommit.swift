@@ -33,7 +33,8 @@ struct PendingCommit: Sendable {
                 try guarded?.check(tx, record)  // scale-out: before any row; throwing rolls back
                 let fenced = guarded?.fencesRecords == true && record.kind != .app
                 let (report, orphans, recorded, rows) = try self.record(in: tx, fenced: fenced)
-                if recorded { try guarded?.finish(tx, record, failures + report.failures, rows) }  // settle the queue row
+                // Settles the queue row.
+                if recorded { try guarded?.finish(tx, record, failures + report.failures, rows) }
                 return (report, orphans)
             }
         } catch {
