@@ -53,9 +53,9 @@ struct BuildSnapshot: Sendable {
     }
 
     /// `of([written.ref], tx)` for a record its writer has in hand, as written in `tx`: the
-    /// record is not read again, and a record created in `tx` has no rows to read. (Were a
-    /// stale row there after all, the commit, which reads the record's rows itself, would
-    /// still replace or remove it: this snapshot only decides what to make.)
+    /// record is not read again, and a record created in `tx` has no rows to read (the schema's
+    /// delete triggers remove a record's rows with it, so no row names a new id). The fenced
+    /// commit takes these rows as the record's (`PendingCommit.record(in:fenced:)`).
     static func of(written: WrittenRecord, _ tx: CatalogTransaction) throws(CatalogError) -> BuildSnapshot {
         let (assets, catalogID) = try settings(tx)
         var snapshot = BuildSnapshot(bugs: [], foods: [], assets: assets, rows: [], catalogID: catalogID)

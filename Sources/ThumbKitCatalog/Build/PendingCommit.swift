@@ -68,7 +68,9 @@ struct PendingCommit: Sendable {
     /// writer's own claim, read after the claim as a worker's snapshot is). The record is then not
     /// read again: every change of a built column (title or name, category, picture, its hash)
     /// and its deletion reset or remove its queue row (the schema's triggers), so a fence that
-    /// held proves the record is as the build's snapshot (read after the claim) saw it.
+    /// held proves the record is as the build's snapshot (read after the claim) saw it. Nor are
+    /// its output rows: besides its deletion, only a commit holding the record's claim writes
+    /// them (this one, fenced), so they are still the snapshot's (`UnitBuild.rows`).
     func record(in tx: CatalogTransaction, fenced: Bool = false) throws -> (BuildReport, [String], Bool, Int) {
         let unit = build.unit
         let folder = build.folder
@@ -97,9 +99,9 @@ struct PendingCommit: Sendable {
         case .app:
             break
         }
-        // The record's rows, read once: the old name of a remade output, and the rows no
-        // recipe wants (the keys made here are all wanted ones).
-        let existing = try tx.outputs(for: record)
+        // The record's rows, read once (the snapshot's, when fenced): the old name of a remade
+        // output, and the rows no recipe wants (the keys made here are all wanted ones).
+        let existing = fenced ? build.rows : try tx.outputs(for: record)
         let old = Dictionary(existing.map { ($0.values.key, $0) }, uniquingKeysWith: { first, _ in first })
         var keys = Set(old.keys)  // the record's rows once this is committed
         var candidates: [String] = []
