@@ -28,12 +28,19 @@ extension InboxIngestor {
     /// The caller's transaction holds the shared lock (`WriteLockMode.claim`): an existing
     /// record's queue row is locked before it changes (`BuildQueue.lockRow`), as a worker's
     /// fenced commit locks it before it touches the record.
+    ///
+    /// `likelyNew`: the look-up before the transaction found no such record, so the record is
+    /// inserted first (`…UnlessTaken`: the name's conflict is the insert's own), and looked up
+    /// only when another writer took the name meanwhile; otherwise it is looked up first.
     static func apply(
-        _ target: InboxLayout.Target, image: ImageRef, rating: Rating?, pendingUndo: IngestUndo?,
+        _ target: InboxLayout.Target, image: ImageRef, rating: Rating?, pendingUndo: IngestUndo?, likelyNew: Bool,
         queue: BuildQueue, in tx: CatalogTransaction
     ) throws(CatalogError) -> (record: WrittenRecord, undo: IngestUndo) {
         switch target {
         case .bug(let title):
+            if likelyNew, let bug = try tx.addBugUnlessTaken(title: title, rating: rating ?? .zero, image: image) {
+                return (.bug(bug, created: true), pendingUndo ?? IngestUndo(created: true))
+            }
             if let bug = try tx.bug(title: title) {
                 try queue.lockRow(of: bug.ref, in: tx)
                 let undo = pendingUndo ?? IngestUndo(created: false, image: bug.image, rating: bug.rating.value)
@@ -45,6 +52,9 @@ extension InboxIngestor {
             return (.bug(bug, created: true), pendingUndo ?? IngestUndo(created: true))
         case .food(let category, let name):
             let existing = try tx.category(named: category)
+            if likelyNew, let existing, let food = try tx.addFoodUnlessTaken(in: existing, name: name, image: image) {
+                return (.food(food, created: true), pendingUndo ?? IngestUndo(created: true, categoryCreated: false))
+            }
             // A category made just now holds no food yet.
             if existing != nil, let food = try tx.food(category: category, name: name) {
                 try queue.lockRow(of: food.ref, in: tx)

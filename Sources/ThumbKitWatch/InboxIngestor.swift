@@ -193,7 +193,7 @@ public struct InboxIngestor: Sendable {
             change = try store.write(mode: .claim) { tx in
                 let change = try Self.apply(
                     target, image: ImageRef(path: imagePath, sha256: sha), rating: rating, pendingUndo: pendingUndo,
-                    queue: queue, in: tx)
+                    likelyNew: known.record == nil, queue: queue, in: tx)
                 let claim = try builder.claimOwn(change.record, queue: queue, worker: worker, in: tx)
                 try tx.recordIngest(
                     path: source, sha256: sha, record: change.record.ref, status: .pending,

@@ -239,10 +239,50 @@ struct InboxIngestorTests {
         try inbox.store.write { tx in
             let change = try InboxIngestor.apply(
                 .bug(title: title), image: ImageRef(path: source, sha256: sha), rating: nil, pendingUndo: nil,
-                queue: BuildQueue(store: inbox.store), in: tx)
+                likelyNew: false, queue: BuildQueue(store: inbox.store), in: tx)
             try tx.recordIngest(
                 path: source, sha256: sha, record: change.record.ref, status: .pending, reason: change.undo.reasonText)
         }
+    }
+
+    /// The look-up before the transaction found no record, but another writer added it before
+    /// the transaction began: the insert meets the name's conflict (the transaction stays
+    /// usable, also on PostgreSQL) and the record is updated, with undo data to restore it.
+    @Test(arguments: CatalogBackend.all) func aRecordAddedAfterTheLookUpIsUpdatedNotRefused(
+        backend: CatalogBackend
+    ) throws {
+        let inbox = try Inbox(backend)
+        let old = ImageRef(path: "/old/moth.png", sha256: String(repeating: "a", count: 64))
+        let new = ImageRef(path: "/new/moth.png", sha256: String(repeating: "b", count: 64))
+        let (bug, food) = try inbox.store.write { tx in
+            let category = try tx.addCategory("Cakes")
+            return (
+                try tx.addBug(title: "Moth", rating: Rating(exactly: 2)!, image: old),
+                try tx.addFood(in: category, name: "Pie", image: old)
+            )
+        }
+        let queue = BuildQueue(store: inbox.store)
+        let (bugChange, foodChange, fresh) = try inbox.store.write { tx in
+            (
+                try InboxIngestor.apply(
+                    .bug(title: "Moth"), image: new, rating: nil, pendingUndo: nil, likelyNew: true, queue: queue,
+                    in: tx),
+                try InboxIngestor.apply(
+                    .food(category: "Cakes", name: "Pie"), image: new, rating: nil, pendingUndo: nil, likelyNew: true,
+                    queue: queue, in: tx),
+                try InboxIngestor.apply(
+                    .food(category: "Cakes", name: "Tart"), image: new, rating: nil, pendingUndo: nil,
+                    likelyNew: true, queue: queue, in: tx)
+            )
+        }
+        #expect(bugChange.record.ref == bug.ref && !bugChange.record.created)
+        #expect(bugChange.undo == IngestUndo(created: false, image: old, rating: 2))
+        #expect(foodChange.record.ref == food.ref && !foodChange.record.created)
+        #expect(foodChange.undo == IngestUndo(created: false, image: old))
+        #expect(fresh.record.created && fresh.undo == IngestUndo(created: true))
+        #expect(try inbox.store.read { try $0.bug(id: bug.id) }?.image == new)
+        #expect(try inbox.store.read { try $0.food(id: food.id) }?.image == new)
+        #expect(try inbox.store.read { try $0.food(category: "Cakes", name: "Tart") }?.image == new)
     }
 
     @Test func undoDataSurvivesTheTripThroughThePendingRow() {

@@ -54,13 +54,23 @@ extension CatalogTransaction {
     public func addBug(title: String, rating: Rating = .zero, image: ImageRef? = nil, id: Int? = nil)
         throws(CatalogError) -> Bug
     {
+        guard let bug = try addBugUnlessTaken(title: title, rating: rating, image: image, id: id) else {
+            throw CatalogError.invalidRecord(path: "bug '\(title)'", reason: "a bug with this title already exists")
+        }
+        return bug
+    }
+
+    /// `addBug`, or nil (nothing written, the transaction still usable) when a bug already has
+    /// this title: for a writer that takes a taken title as "update that bug instead".
+    package func addBugUnlessTaken(title: String, rating: Rating = .zero, image: ImageRef? = nil, id: Int? = nil)
+        throws(CatalogError) -> Bug?
+    {
         let ref = "bug '\(title)'"
         try Self.checkName(title, field: "title", ref: ref)
         if let id, try bug(id: id) != nil {
             throw CatalogError.invalidRecord(path: ref, reason: "id \(id) is already taken")
         }
         let time = now
-        queuedWork()
         // The title's uniqueness is the insert's own conflict: no look-up first.
         guard
             let newID = try db.insertNew(
@@ -70,9 +80,8 @@ extension CatalogTransaction {
                     ("image_sha256", .optional(image?.sha256)), ("created_at", .text(time)),
                     ("updated_at", .text(time)),
                 ])
-        else {
-            throw CatalogError.invalidRecord(path: ref, reason: "a bug with this title already exists")
-        }
+        else { return nil }
+        queuedWork()
         // What was written, not read back: every column is known here.
         let at = try date(time, ref)
         return Bug(id: newID, title: title, rating: rating, image: image, createdAt: at, updatedAt: at)

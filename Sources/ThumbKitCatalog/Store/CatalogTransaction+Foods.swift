@@ -121,6 +121,20 @@ extension CatalogTransaction {
         try requireFood(id: insertFood(categoryID: categoryID, name: name, image: image, id: id).id)
     }
 
+    /// `addFood(in:name:image:id:)`, or nil (nothing written, the transaction still usable) when
+    /// the category already has a food of this name: for a writer that takes a taken name as
+    /// "update that food instead".
+    package func addFoodUnlessTaken(in category: FoodCategory, name: String, image: ImageRef?) throws(CatalogError)
+        -> Food?
+    {
+        guard let (newID, time) = try insertFoodUnlessTaken(categoryID: category.id, name: name, image: image, id: nil)
+        else { return nil }
+        let at = try date(time, "food \(newID)")
+        return Food(
+            id: newID, categoryID: category.id, category: category.name, name: name, image: image, createdAt: at,
+            updatedAt: at)
+    }
+
     /// Adds a food to `category` (as read in this transaction), returning what was written
     /// without reading it back.
     ///
@@ -141,13 +155,23 @@ extension CatalogTransaction {
     private func insertFood(categoryID: Int, name: String, image: ImageRef?, id: Int?) throws(CatalogError) -> (
         id: Int, time: String
     ) {
+        guard let inserted = try insertFoodUnlessTaken(categoryID: categoryID, name: name, image: image, id: id) else {
+            throw CatalogError.invalidRecord(
+                path: "food '\(name)'", reason: "its category already has a food with this name")
+        }
+        return inserted
+    }
+
+    /// `insertFood`, or nil (nothing written) when the category already has a food of this name.
+    private func insertFoodUnlessTaken(categoryID: Int, name: String, image: ImageRef?, id: Int?) throws(CatalogError)
+        -> (id: Int, time: String)?
+    {
         let ref = "food '\(name)'"
         try Self.checkName(name, field: "name", ref: ref)
         if let id, try food(id: id) != nil {
             throw CatalogError.invalidRecord(path: ref, reason: "id \(id) is already taken")
         }
         let time = now
-        queuedWork()
         // The name's uniqueness in its category is the insert's own conflict: no look-up first.
         guard
             let newID = try db.insertNew(
@@ -157,9 +181,8 @@ extension CatalogTransaction {
                     ("image_path", .optional(image?.path)), ("image_sha256", .optional(image?.sha256)),
                     ("created_at", .text(time)), ("updated_at", .text(time)),
                 ])
-        else {
-            throw CatalogError.invalidRecord(path: ref, reason: "its category already has a food with this name")
-        }
+        else { return nil }
+        queuedWork()
         return (newID, time)
     }
 
