@@ -142,11 +142,14 @@ public enum Thumbnailer {
         let decoded: ImageDecoders.StreamedDecode
         switch header.format {
         case .png:
-            let large =
-                spareSlot != nil && PNGFastRows.wantsHeavySlot(source, limits: decode.limits) && spareSlot!.tryClaim()
-            defer { if large { spareSlot?.release() } }
+            // The slot, when this file wants it and it is free now (never waited for).
+            let held = spareSlot.flatMap {
+                PNGFastRows.wantsHeavySlot(source, limits: decode.limits) && $0.tryClaim() ? $0 : nil
+            }
+            defer { held?.release() }
             decoded = try ImageDecoders.PNG.decodeRows(
-                source, options: decode, deadline: deadline, budget: large ? .heavySlot : .everyday, consume: feed)
+                source, options: decode, deadline: deadline, budget: held != nil ? .heavySlot : .everyday,
+                consume: feed)
         case .jpeg, .webp, .heic, .avif:  // only JPEG gets here besides PNG (see `render`)
             decoded = try ImageDecoders.JPEG.decodeRows(
                 source, options: decode, scaleNumerator: scaleNumerator, deadline: deadline, consume: feed)
