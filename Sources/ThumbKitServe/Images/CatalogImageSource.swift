@@ -105,16 +105,13 @@ package struct CatalogImageSource: Sendable {
             record: RecordRef(kind: parts.kind, id: parts.id), image: image, recipe: recipe, scale: parts.scale)
     }
 
-    /// Renders `resolved` within `limits` (a blocking call: run it on a render thread);
-    /// `spareSlot` as in `ThumbnailPipeline.render`.
-    package static func render(
-        _ resolved: Resolved, limits: ImageLimits, deadline: Deadline, spareSlot: HeavyDecodeSlot? = nil
-    ) throws -> [UInt8] {
+    /// Renders `resolved` within `limits` (a blocking call: run it on a render thread).
+    package static func render(_ resolved: Resolved, limits: ImageLimits, deadline: Deadline) throws -> [UInt8] {
         let bytes = try FileIO.read(resolved.image.path, maxBytes: limits.maxFileBytes)
         let source = try ImageSource(bytes, path: resolved.image.path)
         let pipeline = ThumbnailPipeline(
             request: ThumbnailRequest(resize: resolved.resize, decode: DecodeOptions(limits: limits)),
             encoding: resolved.recipe.encodeOptions)
-        return try pipeline.run(source, threads: 1, deadline: deadline, spareSlot: spareSlot).outputs[0].bytes
+        return try pipeline.run(source, threads: 1, deadline: deadline).outputs[0].bytes
     }
 }

@@ -34,9 +34,6 @@ package final class ImageService: Sendable {
     private let pool: RenderPool
     private let metrics: ServeMetrics
     private let flight = SingleFlight<Outcome>()
-    /// Lets one render at a time give a large PNG the fast path's bigger buffer
-    /// (`ThumbnailPipeline.render(spareSlot:)`); the others stream it, never waiting.
-    private let heavySlot = HeavyDecodeSlot()
     /// Source facts by file identity (device, inode, size, times): a 304 needs no read. Cleared
     /// when it reaches `factsCapacity` entries.
     private let facts = Locked<[String: SourceFacts]>([:])
@@ -147,13 +144,11 @@ package final class ImageService: Sendable {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         let limits = self.limits
-        let (outcome, shared) = await flight.run(etag) { [pool, heavySlot] in
+        let (outcome, shared) = await flight.run(etag) { [pool] in
             await pool.run {
                 let deadline = limits.deadline()
                 do {
-                    return .image(
-                        try CatalogImageSource.render(
-                            resolved, limits: limits, deadline: deadline, spareSlot: heavySlot))
+                    return .image(try CatalogImageSource.render(resolved, limits: limits, deadline: deadline))
                 } catch let error as DecodeError {
                     if deadline.hasPassed { return .failure(.serviceUnavailable, error.description) }
                     return .failure(.unprocessableContent, error.description)
@@ -186,8 +181,7 @@ package final class ImageService: Sendable {
             let resize = request.resizeOptions(sourceWidth: size.width, sourceHeight: size.height)
             let pipeline = ThumbnailPipeline(
                 request: ThumbnailRequest(resize: resize, decode: DecodeOptions(limits: limits)), encoding: encoding)
-            return .image(
-                try pipeline.run(source, threads: 1, deadline: deadline, spareSlot: heavySlot).outputs[0].bytes)
+            return .image(try pipeline.run(source, threads: 1, deadline: deadline).outputs[0].bytes)
         } catch let error as SourceRoot.Failure {
             return Self.outcome(error)
         } catch let error as DecodeError {

@@ -32,10 +32,8 @@ extension ServeCommandTests {
         }
 
         /// The `index`th distinct slow render: a PNG of its own size, so no two share a result.
-        /// Slow by its output, about 2000×1500 to resample and encode as PNG, whatever path the
-        /// decode takes (a 12 MP PNG's fast path decodes it in a fraction of that).
         static func slowPath(_ index: Int) -> String {
-            "/_/rs:fit:\(2000 + index):\(2000 + index)/plain/local:///big.png@png"
+            "/_/rs:fit:\(1000 + index):\(1000 + index)/plain/local:///big.png@png"
         }
 
         var port: String { String(base.split(separator: ":").last ?? "") }
@@ -126,7 +124,7 @@ extension ServeCommandTests {
             lock = threading.Lock()
             def one(index):
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                connection.request("GET", "/_/rs:fit:%d:%d/plain/local:///big.png@png" % (2000 + index, 2000 + index))
+                connection.request("GET", "/_/rs:fit:%d:%d/plain/local:///big.png@png" % (1000 + index, 1000 + index))
                 answer = connection.getresponse()
                 answer.read()
                 with lock:
