@@ -20,7 +20,8 @@ public final class CatalogTransaction {
 
     /// This transaction queued claimable work (changed a record or a setting that queues builds,
     /// queued or released a build): once it commits, the catalog's idle workers are woken
-    /// (`QueueWakeNotifier`). The claim and the commit of a built record do not call it.
+    /// (`QueueWakeNotifier`). The claim and the commit of a built bug or food do not call it;
+    /// the commit that lets go of the app entry does (the bugs it held back are claimable).
     package func queuedWork() { wake() }
 
     /// Everything this transaction queued is held by a claim it took itself

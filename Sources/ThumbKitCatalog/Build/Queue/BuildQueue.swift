@@ -170,6 +170,7 @@ public struct BuildQueue: Sendable {
         _ claim: Claim, worker: String, failure: String?, retryAt: Date, in tx: CatalogTransaction
     ) throws {
         let key = Self.held(claim, worker: worker)
+        Self.freesBugs(claim.record, in: tx)
         let changed: Int
         if let failure {
             changed = try tx.db.run(sql.fail, [.integer(Int(Self.millis(retryAt))), .text(failure)] + key)
@@ -194,12 +195,21 @@ public struct BuildQueue: Sendable {
         _ record: RecordRef, failure: String?, attempts: Int, retryAt: Date, in tx: CatalogTransaction
     ) throws {
         let key: [CatalogValue] = [.text(record.kind.rawValue), .integer(record.id)]
+        Self.freesBugs(record, in: tx)
         if let failure {
             try tx.db.run(
                 sql.settleFailed, [.integer(Int(Self.millis(retryAt))), .text(failure), .integer(attempts)] + key)
         } else {
             try tx.db.run(sql.settleBuilt, key)
         }
+    }
+
+    /// A transaction that lets go of the app entry (built, or put back failed) makes every
+    /// queued bug claimable again: claims found none while it was held (`BuildQueueSQL`), and
+    /// the workers that went idle then are woken after the commit rather than at their next
+    /// poll (5 s by default), as after a commit that queued work.
+    private static func freesBugs(_ record: RecordRef, in tx: CatalogTransaction) {
+        if record.kind == .app { tx.queuedWork() }
     }
 
     /// `finish` in a transaction of its own (for a claimed record the build had nothing to do

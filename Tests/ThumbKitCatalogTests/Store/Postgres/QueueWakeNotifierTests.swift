@@ -88,4 +88,33 @@ struct QueueWakePostgresTests {
         let left = try store.read { tx in try tx.db.queryFirst("SELECT count(*) FROM build_queue") { $0.int(0) } }
         #expect(left == 0)
     }
+
+    /// While one worker holds the app entry no other can claim a bug, and goes idle; the commit
+    /// that lets go of the entry wakes them, built or put back failed, so they need not sleep
+    /// through their poll while the queue is full.
+    @Test(arguments: [false, true])
+    func lettingGoOfTheAppEntryWakesTheWorkersItHeldBack(failed: Bool) throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(backend: .postgres)
+        let queue = BuildQueue(store: store)
+        try store.write { tx in
+            _ = try tx.addBug(title: "Ladybird")
+            try queue.enqueue([RecordRef(kind: .app, id: 0)], in: tx)
+        }
+        let listening = try Self.listener(store)
+        let app = try queue.claim(worker: "w1", limit: 1, lease: .seconds(60), now: Date())
+        #expect(app.map(\.record) == [RecordRef(kind: .app, id: 0)])
+        #expect(try queue.claim(worker: "w2", limit: 4, lease: .seconds(60), now: Date()).isEmpty)
+        #expect(try Self.received(listening) == 0, "a claim sent a notification")
+
+        try store.write { tx in
+            try queue.check(app[0], worker: "w1", in: tx)
+            try queue.settle(
+                app[0].record, failure: failed ? "no logo" : nil, attempts: 1, retryAt: Date().addingTimeInterval(60),
+                in: tx)
+        }
+        #expect(try listening.waitForNotification(timeout: .seconds(10)) != nil, "no wake-up for the held bugs")
+        let bugs = try queue.claim(worker: "w2", limit: 4, lease: .seconds(60), now: Date())
+        #expect(bugs.map(\.record.kind) == [.bug])
+    }
 }
