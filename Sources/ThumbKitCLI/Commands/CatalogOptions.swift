@@ -125,21 +125,23 @@ enum CatalogOptions {
         let worker: String
     }
 
-    /// Makes `change` to `record` in one write transaction and, unless `--no-build`, claims the
+    /// Makes `change` to a record in one write transaction and, unless `--no-build`, claims the
     /// record's build queue row there (`CatalogBuilder.claimOwn`), so that a worker running
     /// meanwhile does not build the record too. `--no-build` leaves the row queued for one.
+    /// `change` returns the record as it wrote it, which the build takes instead of reading it
+    /// again.
     static func change<Value: Sendable>(
-        _ record: RecordRef, _ arguments: ParsedArguments, store: CatalogStore,
-        _ change: (CatalogTransaction) throws -> Value
+        _ arguments: ParsedArguments, store: CatalogStore,
+        _ change: (CatalogTransaction) throws -> (value: Value, written: WrittenRecord)
     ) throws -> Change<Value> {
         let build = !(try arguments[noBuild])
         let builder = try self.builder(arguments, store: store)
         let worker = BuildWorker.newID()
         let queue = BuildQueue(store: store)
         let (value, claim) = try store.write { tx in
-            let value = try change(tx)
+            let (value, written) = try change(tx)
             let claim =
-                build ? try builder.claimOwn(record, queue: queue, worker: worker, in: tx) : nil
+                build ? try builder.claimOwn(written, queue: queue, worker: worker, in: tx) : nil
             return (value, claim)
         }
         return Change(value: value, claim: claim, worker: worker)

@@ -27,8 +27,9 @@ enum CatalogRateCommand: Command {
         }
         let store = try CatalogOptions.openStore(arguments)
         defer { store.close() }
-        let change = try CatalogOptions.change(ref, arguments, store: store) { tx in
-            try tx.rate(bugID: ref.id, rating: rating.value)
+        let change = try CatalogOptions.change(arguments, store: store) { tx in
+            let bug = try tx.rate(bugID: ref.id, rating: rating.value)
+            return (bug, .bug(bug, created: false))
         }
         let bug = change.value
         context.print("bug:\(bug.id) \(Terminal.oneLine(bug.title)): rating \(bug.rating)")

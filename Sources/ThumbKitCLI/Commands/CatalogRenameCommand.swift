@@ -25,14 +25,16 @@ enum CatalogRenameCommand: Command {
         let name = arguments.argument("new")!
         let store = try CatalogOptions.openStore(arguments)
         defer { store.close() }
-        let change = try CatalogOptions.change(ref, arguments, store: store) { tx in
+        let change = try CatalogOptions.change(arguments, store: store) { tx in
             switch ref.kind {
             case .bug:
                 let old = try tx.requireBug(id: ref.id).title
-                return (old, try tx.retitle(bugID: ref.id, title: name).title)
+                let bug = try tx.retitle(bugID: ref.id, title: name)
+                return ((old, bug.title), .bug(bug, created: false))
             default:
                 let old = try tx.requireFood(id: ref.id).name
-                return (old, try tx.rename(foodID: ref.id, name: name).name)
+                let food = try tx.rename(foodID: ref.id, name: name)
+                return ((old, food.name), .food(food, created: false))
             }
         }
         let (old, new) = change.value

@@ -27,14 +27,14 @@ enum CatalogSetImageCommand: Command {
         defer { store.close() }
         // Checked and hashed before the catalog is touched; the hash is of the bytes checked.
         let image = try SourceImage.load(path: path)
-        let change = try CatalogOptions.change(ref, arguments, store: store) { tx in
+        let change = try CatalogOptions.change(arguments, store: store) { tx in
             switch ref.kind {
             case .bug:
                 let bug = try tx.setImage(bugID: ref.id, image: image)
-                return "bug:\(bug.id) \(Terminal.oneLine(bug.title))"
+                return ("bug:\(bug.id) \(Terminal.oneLine(bug.title))", .bug(bug, created: false))
             default:
                 let food = try tx.setImage(foodID: ref.id, image: image)
-                return "food:\(food.id) \(Terminal.oneLine(food.name))"
+                return ("food:\(food.id) \(Terminal.oneLine(food.name))", .food(food, created: false))
             }
         }
         context.print("\(change.value): image \(path)")
