@@ -138,12 +138,20 @@ def run(driver, args):
     before_thumb = list_thumb()
     if "2x" not in before_thumb[1]:
         fail("the list thumbnail's srcset has no 2x entry: %s" % before_thumb[1])
+    image_before_upload = catalog_show(args, bug_id)["image"]
     driver.get(base + "/bugs/" + bug_id)
     driver.find_element(By.CSS_SELECTOR, "input[type=file][name=picture]").send_keys(os.path.abspath(args.picture))
+    # The upload answers with the same URL: a mark on this page tells the answer's page from it.
+    # Until the server has stored the picture (on a loaded machine, after the click returns), the
+    # page shows no rebuild, and waiting for none would pass at once.
+    driver.execute_script("window.thumbkitBrowserTest = 'before the upload';")
     driver.find_element(By.CSS_SELECTOR, "form[action$='/picture'] button").click()
-    wait_until(lambda: driver.current_url.endswith("/bugs/" + bug_id), "the bug page after the upload")
+    wait_until(lambda: driver.current_url.endswith("/bugs/" + bug_id)
+               and driver.execute_script("return window.thumbkitBrowserTest || null;") is None,
+               "the bug page after the upload")
     if driver.find_elements(By.CSS_SELECTOR, ".error"):
         fail("the upload was refused: " + driver.find_element(By.CSS_SELECTOR, ".error").text)
+    wait_until(lambda: catalog_show(args, bug_id)["image"] != image_before_upload, "the catalog to hold the new picture")
     wait_until(lambda: not_rebuilding(driver), "the new picture to be built")
     after_thumb = list_thumb()
     if after_thumb[0] == before_thumb[0]:
