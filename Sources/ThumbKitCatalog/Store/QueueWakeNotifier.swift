@@ -66,13 +66,19 @@ package final class QueueWakeNotifier: Sendable {
             try? connection.execute(Self.statement)
         case .sendLater(let delay):
             let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-            // `guarded` is held strongly until the send (at most `window`): a weak reference's
-            // side table outlives a store that is still open at exit, and LeakSanitizer
-            // reported it when `watch` stopped within the window.
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            // A thread of its own, not Dispatch's global queue: that queue runs as many items at
+            // once as there are cores, and a batch's `concurrentPerform` can hold all of them for
+            // its whole run, which held a wake-up back for more than 10 s under TSan. At most
+            // one such thread per catalog per `window`. `guarded` is held strongly until the
+            // send: a weak reference's side table outlives a store that is still open at exit,
+            // and LeakSanitizer reported it when `watch` stopped within the window.
+            let sender = Thread {
+                Thread.sleep(forTimeInterval: seconds)
                 self.scheduledSent(catalog: catalog)
                 guarded.withConnection { try? $0.execute(Self.statement) }
             }
+            sender.name = "thumbkit-queue-wake"
+            sender.start()
         case .covered:
             break
         }

@@ -117,4 +117,29 @@ struct QueueWakePostgresTests {
         let bugs = try queue.claim(worker: "w2", limit: 4, lease: .seconds(60), now: Date())
         #expect(bugs.map(\.record.kind) == [.bug])
     }
+
+    /// A wake-up put off to the end of its window goes out while every thread of Dispatch's
+    /// global queue is busy, as a batch's `concurrentPerform` keeps them: it was scheduled on that
+    /// queue, and waited for them (more than 10 s under TSan).
+    @Test func aWakeUpPutOffToItsWindowsEndGoesOutWhileDispatchIsBusy() throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(backend: .postgres)
+        let bug = try store.write { tx in try tx.addBug(title: "Ladybird") }
+        let listening = try Self.listener(store)
+        _ = try Self.received(listening, quiet: .milliseconds(100))
+
+        // Every thread the global queue may run at once, and more, held until the end.
+        let blockers = ProcessInfo.processInfo.activeProcessorCount * 4
+        let release = DispatchSemaphore(value: 0)
+        defer { for _ in 0..<blockers { release.signal() } }
+        for _ in 0..<blockers { DispatchQueue.global().async { release.wait() } }
+
+        // Two commits inside one window: the first sends at once, the second at the window's end.
+        try store.write { tx in _ = try tx.rate(bugID: bug.id, rating: 4) }
+        try store.write { tx in _ = try tx.rate(bugID: bug.id, rating: 2) }
+        #expect(try listening.waitForNotification(timeout: .seconds(10)) != nil)
+        #expect(
+            try listening.waitForNotification(timeout: .seconds(5)) != nil,
+            "the wake-up put off to the window's end did not come while Dispatch's global queue was busy")
+    }
 }
