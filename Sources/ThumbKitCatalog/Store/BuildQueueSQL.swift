@@ -15,7 +15,8 @@ package struct BuildQueueSQL: Sendable {
     /// Which rows a claim may take (parameters: now, max attempts, now): free or lease-expired,
     /// attempts left, and a bug only while no worker holds the app entry (a bug's rating rows
     /// point at the shared strips the app entry makes). The app entry comes first, then the
-    /// oldest entries.
+    /// oldest entries: the order of the index `build_queue_claim_order` (schema version 10),
+    /// which a claim reads up to its limit, so the two must stay the same.
     private static let claimable = """
         FROM build_queue q
         WHERE (q.lease_until IS NULL OR q.lease_until <= ?) AND q.attempts < ?

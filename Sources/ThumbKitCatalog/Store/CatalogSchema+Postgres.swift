@@ -10,7 +10,7 @@ extension CatalogSchema {
     /// The SQL of each PostgreSQL migration, in order.
     static let postgresMigrations: [String] = [
         postgresMigration1, postgresMigration2, postgresMigration3, postgresMigration4, postgresMigration5,
-        postgresMigration6, postgresMigration7, postgresMigration8, postgresMigration9,
+        postgresMigration6, postgresMigration7, postgresMigration8, postgresMigration9, postgresMigration10,
     ]
 
     /// Version 1: records, outputs and settings.
