@@ -28,27 +28,18 @@ struct BuildSnapshot: Sendable {
     }
 
     /// The records in `records` that exist, their rows, and the app's rows when a bug is among
-    /// them. Reads nothing of any other record.
+    /// them. Reads nothing of any other record, and each kind's records and rows in one query
+    /// (a worker's batch of 4 bugs was 9 reads, one round trip each on PostgreSQL; now 3).
     static func of(_ records: [RecordRef], _ tx: CatalogTransaction) throws(CatalogError) -> BuildSnapshot {
         let (assets, catalogID) = try settings(tx)
         var snapshot = BuildSnapshot(bugs: [], foods: [], assets: assets, rows: [], catalogID: catalogID)
-        var seen: Set<RecordRef> = []
-        for record in records where seen.insert(record).inserted {
-            switch record.kind {
-            case .bug:
-                guard let bug = try tx.bug(id: record.id) else { continue }
-                snapshot.bugs.append(bug)
-            case .food:
-                guard let food = try tx.food(id: record.id) else { continue }
-                snapshot.foods.append(food)
-            case .app:
-                continue
-            }
-            snapshot.rows += try tx.outputs(for: record)
-        }
+        let bugIDs = Set(records.filter { $0.kind == .bug }.map(\.id)).sorted()
+        let foodIDs = Set(records.filter { $0.kind == .food }.map(\.id)).sorted()
+        if !bugIDs.isEmpty { snapshot.bugs = try tx.bugs(ids: bugIDs) }
+        if !snapshot.bugs.isEmpty { snapshot.rows += try tx.outputs(of: .bug, ids: snapshot.bugs.map(\.id)) }
+        if !foodIDs.isEmpty { snapshot.foods = try tx.foods(ids: foodIDs) }
+        if !snapshot.foods.isEmpty { snapshot.rows += try tx.outputs(of: .food, ids: snapshot.foods.map(\.id)) }
         if !snapshot.bugs.isEmpty { snapshot.rows += try tx.outputs(for: .app) }
-        snapshot.bugs.sort { $0.id < $1.id }
-        snapshot.foods.sort { $0.id < $1.id }
         return snapshot
     }
 

@@ -30,6 +30,14 @@ extension CatalogTransaction {
         }
     }
 
+    /// The bugs whose row ids are in `ids` (those that exist), by id, in one query.
+    func bugs(ids: [Int]) throws(CatalogError) -> [Bug] {
+        try db.query(
+            "SELECT \(Self.bugColumns) FROM bugs WHERE \(db.dialect.isOneOf("id")) ORDER BY id",
+            [db.dialect.integerList(ids)]
+        ) { row throws(CatalogError) in try bug(from: row) }
+    }
+
     /// The bug titled exactly `title`, or nil.
     public func bug(title: String) throws(CatalogError) -> Bug? {
         try db.queryFirst("SELECT \(Self.bugColumns) FROM bugs WHERE title = ?", [.text(title)]) {

@@ -81,6 +81,14 @@ extension CatalogTransaction {
         }
     }
 
+    /// The foods whose row ids are in `ids` (those that exist), by id, in one query.
+    func foods(ids: [Int]) throws(CatalogError) -> [Food] {
+        try db.query(
+            "SELECT \(Self.foodColumns) WHERE \(db.dialect.isOneOf("f.id")) ORDER BY f.id",
+            [db.dialect.integerList(ids)]
+        ) { row throws(CatalogError) in try food(from: row) }
+    }
+
     /// The food named exactly `name` in the category named `category`, or nil.
     public func food(category: String, name: String) throws(CatalogError) -> Food? {
         try db.queryFirst(

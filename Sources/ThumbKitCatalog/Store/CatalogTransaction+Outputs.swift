@@ -3,10 +3,9 @@ import Foundation
 import ThumbKit
 
 extension CatalogTransaction {
-    private static let outputColumns = """
-        id, record_kind, record_id, recipe, kind, scale, path, width, height, format, bytes, source_sha256, created_at
-        FROM outputs
-        """
+    private static let columns =
+        "id, record_kind, record_id, recipe, kind, scale, path, width, height, format, bytes, source_sha256, created_at"
+    private static let outputColumns = "\(columns) FROM outputs"
 
     private func output(from row: CatalogRow) throws(CatalogError) -> OutputRecord {
         let id = row.int(0)
@@ -34,6 +33,18 @@ extension CatalogTransaction {
         try db.query(
             "SELECT \(Self.outputColumns) WHERE record_kind = ? AND record_id = ? ORDER BY recipe, scale",
             [.text(record.kind.rawValue), .integer(record.id)]
+        ) { row throws(CatalogError) in try output(from: row) }
+    }
+
+    /// The output rows of the records of one kind whose ids are in `ids`, by record, recipe
+    /// and scale, in one query.
+    func outputs(of kind: RecordKind, ids: [Int]) throws(CatalogError) -> [OutputRecord] {
+        let select = db.dialect.selectRows(
+            Self.columns, from: "outputs", whereOneOf: "record_id", and: "record_kind = ?")
+        return try db.query(
+            select + " ORDER BY record_id, recipe, scale",
+            // Each id once: PostgreSQL's look-up per value would return a repeated id's rows twice.
+            [db.dialect.integerList(Set(ids).sorted()), .text(kind.rawValue)]
         ) { row throws(CatalogError) in try output(from: row) }
     }
 
