@@ -105,6 +105,7 @@ struct PendingCommit: Sendable {
         let old = Dictionary(existing.map { ($0.values.key, $0) }, uniquingKeysWith: { first, _ in first })
         var keys = Set(old.keys)  // the record's rows once this is committed
         var candidates: [String] = []
+        var rows: [OutputValues] = []
         for item in made {
             let output = item.output
             let size: Int
@@ -127,7 +128,7 @@ struct PendingCommit: Sendable {
                 candidates.append(old.values.path)
                 report.removed += 1
             }
-            try tx.upsertOutput(
+            rows.append(
                 OutputValues(
                     record: record, recipe: output.key.recipe, kind: output.kind, scale: output.key.scale,
                     path: output.path, width: item.width, height: item.height, format: output.format, bytes: size,
@@ -135,6 +136,7 @@ struct PendingCommit: Sendable {
             keys.insert(output.key)
             report.made += 1
         }
+        try tx.upsertOutputs(rows)
         if unit.removesUnwanted {
             let wanted = unit.wantedKeys
             let removed = existing.filter { !wanted.contains($0.values.key) }

@@ -63,6 +63,45 @@ extension CatalogTransaction {
     ///   scale below 1, or a size below 1×1.
     @discardableResult
     public func upsertOutput(_ values: OutputValues) throws(CatalogError) -> OutputRecord {
+        try checkOutput(values)
+        let stamp = now
+        // RETURNING rather than a read-back: one statement per row (the batch commit's count).
+        let id = try db.queryFirst(
+            Self.upsert(rows: 1) + " RETURNING id", Self.parameters(values, createdAt: stamp)
+        ) { $0.int(0) }
+        guard let id else {
+            throw CatalogError.database(
+                path: connection.location,
+                reason: "\(values.record) output '\(values.path)' vanished after it was written")
+        }
+        return OutputRecord(id: id, values: values, createdAt: try date(stamp, "output \(id)"))
+    }
+
+    /// `upsertOutput` for each of `rows` (the rows of one record's build), in one statement: a
+    /// record with a list and a detail recipe at two scales was four round trips on PostgreSQL.
+    /// A key given twice is written once, with its last values, as one upsert after another
+    /// would leave it (a multi-row upsert may not touch a row twice).
+    ///
+    /// - Throws: what `upsertOutput` throws, before anything is written.
+    func upsertOutputs(_ rows: [OutputValues]) throws(CatalogError) {
+        var last: [OutputKey: Int] = [:]
+        for (index, values) in rows.enumerated() {
+            try checkOutput(values)
+            last[values.key] = index
+        }
+        let kept = rows.indices.filter { last[rows[$0].key] == $0 }.map { rows[$0] }
+        let stamp = now
+        let perStatement = MultiRowInsert.rowsPerStatement(columns: 12)
+        var start = 0
+        while start < kept.count {
+            let slice = kept[start..<min(start + perStatement, kept.count)]
+            try db.run(Self.upsert(rows: slice.count), slice.flatMap { Self.parameters($0, createdAt: stamp) })
+            start += slice.count
+        }
+    }
+
+    /// Refuses output values no row may hold.
+    private func checkOutput(_ values: OutputValues) throws(CatalogError) {
         let ref = "\(values.record) output '\(values.path)'"
         guard OutputNaming.isSafeRelativePath(values.path) else {
             throw CatalogError.invalidRecord(path: ref, reason: "path is not a safe path inside the output folder")
@@ -70,30 +109,33 @@ extension CatalogTransaction {
         guard values.scale >= 1, values.width >= 1, values.height >= 1, values.bytes >= 0 else {
             throw CatalogError.invalidRecord(path: ref, reason: "scale, width and height must be at least 1")
         }
-        let stamp = now
-        // RETURNING rather than a read-back: one statement per row (the batch commit's count).
-        let id = try db.queryFirst(
-            """
-            INSERT INTO outputs (record_kind, record_id, recipe, kind, scale, path, width, height, format, bytes,
-                                 source_sha256, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (record_kind, record_id, recipe, scale) DO UPDATE SET
-                kind = excluded.kind, path = excluded.path, width = excluded.width, height = excluded.height,
-                format = excluded.format, bytes = excluded.bytes, source_sha256 = excluded.source_sha256,
-                created_at = excluded.created_at
-            RETURNING id
-            """,
-            [
-                .text(values.record.kind.rawValue), .integer(values.record.id), .text(values.recipe),
-                .text(values.kind.rawValue), .integer(values.scale), .text(values.path), .integer(values.width),
-                .integer(values.height), .text(values.format.rawValue), .integer(values.bytes),
-                .text(values.sourceSHA256), .text(stamp),
-            ]
-        ) { $0.int(0) }
-        guard let id else {
-            throw CatalogError.database(path: connection.location, reason: "\(ref) vanished after it was written")
-        }
-        return OutputRecord(id: id, values: values, createdAt: try date(stamp, "output \(id)"))
+    }
+
+    /// The upsert of `rows` output rows (12 parameters each, `parameters(_:createdAt:)`): a row
+    /// already there for the key keeps its row id and takes the new values.
+    private static func upsert(rows: Int) -> String {
+        MultiRowInsert.statement(
+            "outputs",
+            columns: [
+                "record_kind", "record_id", "recipe", "kind", "scale", "path", "width", "height", "format", "bytes",
+                "source_sha256", "created_at",
+            ], rows: rows)
+                + """
+
+                ON CONFLICT (record_kind, record_id, recipe, scale) DO UPDATE SET
+                    kind = excluded.kind, path = excluded.path, width = excluded.width, height = excluded.height,
+                    format = excluded.format, bytes = excluded.bytes, source_sha256 = excluded.source_sha256,
+                    created_at = excluded.created_at
+                """
+    }
+
+    private static func parameters(_ values: OutputValues, createdAt stamp: String) -> [CatalogValue] {
+        [
+            .text(values.record.kind.rawValue), .integer(values.record.id), .text(values.recipe),
+            .text(values.kind.rawValue), .integer(values.scale), .text(values.path), .integer(values.width),
+            .integer(values.height), .text(values.format.rawValue), .integer(values.bytes),
+            .text(values.sourceSHA256), .text(stamp),
+        ]
     }
 
     /// Deletes the output row with this key. Returns whether it existed.

@@ -32,6 +32,37 @@ struct OutputRecordTests {
         #expect(rows.map(\.scale) == [1, 2, 1])
     }
 
+    @Test(arguments: CatalogBackend.all) func oneStatementUpsertsARecordsRowsAsOneUpsertEachWould(
+        backend: CatalogBackend
+    ) throws {
+        let workspace = try TestWorkspace()
+        let store = try workspace.store(backend: backend)
+        let bug = try store.write { try $0.addBug(title: "B") }
+        let kept = try store.write { try $0.upsertOutput(Self.values(bug.ref, bytes: 100)) }
+        try store.write { tx in
+            try tx.upsertOutputs([
+                Self.values(bug.ref, bytes: 150), Self.values(bug.ref, scale: 2, bytes: 300),
+                Self.values(bug.ref, bytes: 200),  // the same key again: the last values win
+                Self.values(bug.ref, recipe: "recipe/v1?y", bytes: 400),
+            ])
+        }
+        let rows = try store.outputs(for: bug.ref)
+        #expect(rows.map(\.recipe) == ["recipe/v1?x", "recipe/v1?x", "recipe/v1?y"])
+        #expect(rows.map(\.scale) == [1, 2, 1] && rows.map(\.bytes) == [200, 300, 400])
+        #expect(rows[0].id == kept.id)  // updated in place
+        // An unsafe row refuses the whole call before anything is written.
+        let error = catalogError {
+            try store.write { tx in
+                try tx.upsertOutputs([Self.values(bug.ref, scale: 3), Self.values(bug.ref, scale: 4, path: "../x.jpg")])
+            }
+        }
+        if case .invalidRecord = error {
+        } else {
+            Issue.record("expected invalidRecord, got \(String(describing: error))")
+        }
+        #expect(try store.outputs(for: bug.ref).count == 3)
+    }
+
     @Test(arguments: ["../escape.jpg", "/abs.jpg", "bugs/.hidden.jpg", ""])
     func anUnsafePathIsRefused(path: String) throws {
         let workspace = try TestWorkspace()
