@@ -65,7 +65,7 @@ package final class QueueWakeNotifier: Sendable {
         case .sendNow:
             try? connection.execute(Self.statement)
         case .sendLater(let delay):
-            let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+            let seconds = delay.seconds
             // A thread of its own, not Dispatch's global queue: that queue runs as many items at
             // once as there are cores, and a batch's `concurrentPerform` can hold all of them for
             // its whole run, which held a wake-up back for more than 10 s under TSan. At most

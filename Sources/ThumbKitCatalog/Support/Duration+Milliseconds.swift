@@ -6,6 +6,9 @@ extension Duration {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
+    /// The duration in seconds, fractions included (a Dispatch deadline, a `Thread.sleep`).
+    package var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
     /// ``milliseconds`` clamped to 0…`Int32.max`: a busy or lock timeout for SQLite or PostgreSQL.
     package var timeoutMilliseconds: Int32 { Int32(max(0, min(Int64(Int32.max), milliseconds))) }
 }

@@ -104,8 +104,3 @@ final class NudgeWakeSource: WakeSource {
         signal.signal()
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

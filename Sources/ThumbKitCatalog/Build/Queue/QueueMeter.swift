@@ -44,7 +44,7 @@ package final class QueueMeter: WriteTransactionObserver {
     private static func now() -> Double { Date().timeIntervalSince1970 }
 
     private static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        duration.seconds * 1000
     }
 
     /// A claim that took `rows` rows in `duration`.
