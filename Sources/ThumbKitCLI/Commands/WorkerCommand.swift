@@ -160,7 +160,9 @@ enum WorkerCommand: Command {
                                     event: event.status.rawValue, worker: event.worker, record: event.record,
                                     attempt: event.attempt, error: event.error))
                         },
-                        onFailure: { _ in },
+                        onFailure: { line in
+                            log(context, json: json, Line(event: "failure", worker: worker.id, error: line))
+                        },
                         onIdle: { log(context, json: json, Line(event: "idle", worker: worker.id)) })
                     continuation.resume(returning: .success(report))
                 } catch {

@@ -292,6 +292,10 @@ public struct BuildWorker: Sendable {
     /// finds nothing, only after work. From then on only `wake` (or `poll`) starts it again,
     /// so a test (and an operator reading the log) can tell a record queued after this point
     /// was picked up by a wake-up, not by the loop going round.
+    ///
+    /// `onFailure` gets each line no event carries: a failure that concerns no one record (an
+    /// unreadable rating icon), a lock waited out, a dropped connection. A record's own failure
+    /// comes once, in its `failed` event.
     public func serve(
         wake: any WakeSource, poll: Duration, shouldStop: () -> Bool, onEvent: (Event) -> Void = { _ in },
         onFailure: (String) -> Void = { _ in }, onIdle: () -> Void = {}
@@ -301,7 +305,16 @@ public struct BuildWorker: Sendable {
         while !shouldStop() {
             var idle = false
             do {
-                if let report = try runBatch(onEvent: onEvent, onFailure: onFailure) {
+                // The batch's lines are held until its events are out (they come after them).
+                var lines: [String] = []
+                var carried: [String] = []
+                let report = try runBatch(
+                    onEvent: { event in
+                        if let error = event.error { carried.append(error) }
+                        onEvent(event)
+                    }, onFailure: { lines.append($0) })
+                lines.filter { line in !carried.contains { $0.contains(line) } }.forEach(onFailure)
+                if let report {
                     total.add(report)
                     busy = true
                     continue
