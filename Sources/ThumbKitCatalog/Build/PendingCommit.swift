@@ -72,6 +72,17 @@ struct PendingCommit: Sendable {
     /// its output rows: besides its deletion, only a commit holding the record's claim writes
     /// them (this one, fenced), so they are still the snapshot's (`UnitBuild.rows`).
     func record(in tx: CatalogTransaction, fenced: Bool = false) throws -> (BuildReport, [String], Bool, Int) {
+        guard let staged = try stage(in: tx, fenced: fenced) else { return (BuildReport(), [], false, 0) }
+        try tx.upsertOutputs(staged.rows)
+        let (report, orphans, count) = try finish(staged, in: tx)
+        return (report, orphans, true, count)
+    }
+
+    /// `record(in:fenced:)` up to its output rows, which it returns to be written (a
+    /// `CommitBatch` writes a whole batch's in one statement): the record checked or its hash
+    /// updated, missing files written again. Nil when nothing is to be recorded (the record
+    /// went or changed; the files this build wrote are removed).
+    func stage(in tx: CatalogTransaction, fenced: Bool) throws -> Staged? {
         let unit = build.unit
         let folder = build.folder
         var report = BuildReport()
@@ -86,14 +97,14 @@ struct PendingCommit: Sendable {
             guard let bug = try tx.bug(id: record.id), bug.image?.path == unit.image?.path, bug.title == unit.title
             else {
                 try build.removeUnrecorded(made, in: tx)
-                return (report, [], false, 0)
+                return nil
             }
             if let hashUpdate, bug.image == unit.image { try tx.setImage(bugID: record.id, image: hashUpdate) }
         case .food:
             guard let food = try tx.food(id: record.id), food.image?.path == unit.image?.path, food.name == unit.title
             else {
                 try build.removeUnrecorded(made, in: tx)
-                return (report, [], false, 0)
+                return nil
             }
             if let hashUpdate, food.image == unit.image { try tx.setImage(foodID: record.id, image: hashUpdate) }
         case .app:
@@ -136,7 +147,16 @@ struct PendingCommit: Sendable {
             keys.insert(output.key)
             report.made += 1
         }
-        try tx.upsertOutputs(rows)
+        return Staged(report: report, rows: rows, existing: existing, keys: keys, candidates: candidates)
+    }
+
+    /// The rest of `record(in:fenced:)` once `staged.rows` are written: the rows no recipe wants
+    /// deleted, the icon set's `Contents.json`, and the old files no row names any more
+    /// (returned, to be removed after the commit), with how many rows the record has now.
+    func finish(_ staged: Staged, in tx: CatalogTransaction) throws -> (BuildReport, [String], Int) {
+        var (report, keys, candidates) = (staged.report, staged.keys, staged.candidates)
+        let existing = staged.existing
+        let unit = build.unit
         if unit.removesUnwanted {
             let wanted = unit.wantedKeys
             let removed = existing.filter { !wanted.contains($0.values.key) }
@@ -150,6 +170,16 @@ struct PendingCommit: Sendable {
         // PostgreSQL the queue row's FOR UPDATE), so no lost claim can reach it.
         if let iconContents { try build.writeIconContents(iconContents) }
         let orphans = try Set(candidates).filter { try !tx.isOutputPathReferenced($0) }
-        return (report, orphans.sorted(), true, keys.count)
+        return (report, orphans.sorted(), keys.count)
+    }
+
+    /// A record's commit between `stage` and `finish`: its report so far, the output rows to
+    /// write, the rows it had, its keys once written, and the old paths that may be orphaned.
+    struct Staged {
+        var report: BuildReport
+        var rows: [OutputValues]
+        var existing: [OutputRecord]
+        var keys: Set<OutputKey>
+        var candidates: [String]
     }
 }

@@ -98,11 +98,22 @@ final class CommitBatch: Sendable {
                 let fenced = try queue.check(claims, worker: worker, in: tx)
                 var committed: [(PendingCommit, BuildReport, [String], Bool)] = []
                 var settle: [(claim: BuildQueue.Claim, failures: [String])] = []
+                // Every record staged, the batch's output rows written in one statement, then
+                // each record finished.
+                var staged: [(PendingCommit, BuildQueue.Claim, PendingCommit.Staged?)] = []
                 for claim in claims where fenced.contains(claim.record) {
                     guard let item = byRecord[claim.record] else { continue }
-                    let (rows, orphans, recorded, _) = try item.record(in: tx, fenced: true)
-                    committed.append((item, rows, orphans, recorded))
-                    if recorded { settle.append((claim, item.failures + rows.failures)) }
+                    staged.append((item, claim, try item.stage(in: tx, fenced: true)))
+                }
+                try tx.upsertOutputs(staged.flatMap { $0.2?.rows ?? [] })
+                for (item, claim, stage) in staged {
+                    guard let stage else {
+                        committed.append((item, BuildReport(), [], false))
+                        continue
+                    }
+                    let (rows, orphans, _) = try item.finish(stage, in: tx)
+                    committed.append((item, rows, orphans, true))
+                    settle.append((claim, item.failures + rows.failures))
                 }
                 try queue.settle(settle, retryAt: retryAt, in: tx)
                 return (committed, fenced)
