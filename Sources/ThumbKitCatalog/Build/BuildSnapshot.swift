@@ -29,17 +29,19 @@ struct BuildSnapshot: Sendable {
 
     /// The records in `records` that exist, their rows, and the app's rows when a bug is among
     /// them. Reads nothing of any other record, and each kind's records and rows in one query
-    /// (a worker's batch of 4 bugs was 9 reads, one round trip each on PostgreSQL; now 3).
+    /// (a worker's batch of 4 bugs was 9 reads, one round trip each on PostgreSQL; now 2: the
+    /// bugs, then their rows and the app's).
     static func of(_ records: [RecordRef], _ tx: CatalogTransaction) throws(CatalogError) -> BuildSnapshot {
         let (assets, catalogID) = try settings(tx)
         var snapshot = BuildSnapshot(bugs: [], foods: [], assets: assets, rows: [], catalogID: catalogID)
         let bugIDs = Set(records.filter { $0.kind == .bug }.map(\.id)).sorted()
         let foodIDs = Set(records.filter { $0.kind == .food }.map(\.id)).sorted()
         if !bugIDs.isEmpty { snapshot.bugs = try tx.bugs(ids: bugIDs) }
-        if !snapshot.bugs.isEmpty { snapshot.rows += try tx.outputs(of: .bug, ids: snapshot.bugs.map(\.id)) }
+        if !snapshot.bugs.isEmpty {
+            snapshot.rows += try tx.outputs(of: .bug, ids: snapshot.bugs.map(\.id), app: true)
+        }
         if !foodIDs.isEmpty { snapshot.foods = try tx.foods(ids: foodIDs) }
         if !snapshot.foods.isEmpty { snapshot.rows += try tx.outputs(of: .food, ids: snapshot.foods.map(\.id)) }
-        if !snapshot.bugs.isEmpty { snapshot.rows += try tx.outputs(for: .app) }
         return snapshot
     }
 

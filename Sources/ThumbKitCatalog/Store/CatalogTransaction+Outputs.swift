@@ -37,15 +37,23 @@ extension CatalogTransaction {
     }
 
     /// The output rows of the records of one kind whose ids are in `ids`, by record, recipe
-    /// and scale, in one query.
-    func outputs(of kind: RecordKind, ids: [Int]) throws(CatalogError) -> [OutputRecord] {
+    /// and scale, in one query; with `app`, the app's rows too (a bug's rating rows point at
+    /// the app's shared strips, so a build of bugs reads both), in the same query.
+    func outputs(of kind: RecordKind, ids: [Int], app: Bool = false) throws(CatalogError) -> [OutputRecord] {
         let select = db.dialect.selectRows(
-            Self.columns, from: "outputs", whereOneOf: "record_id", and: "record_kind = ?")
-        return try db.query(
-            select + " ORDER BY record_id, recipe, scale",
-            // Each id once: PostgreSQL's look-up per value would return a repeated id's rows twice.
-            [db.dialect.integerList(Set(ids).sorted()), .text(kind.rawValue)]
+            Self.columns, from: "outputs", whereOneOf: "record_id", and: "record_kind IN (?, ?)")
+        // Each id once: PostgreSQL's look-up per value would return a repeated id's rows twice.
+        let wanted = Set(ids)
+        let looked = app ? wanted.union([RecordRef.app.id]) : wanted
+        let rows = try db.query(
+            select + " ORDER BY record_kind, record_id, recipe, scale",
+            [
+                db.dialect.integerList(looked.sorted()), .text(kind.rawValue),
+                .text((app ? RecordKind.app : kind).rawValue),
+            ]
         ) { row throws(CatalogError) in try output(from: row) }
+        // The two kinds' ids were looked up together: keep each kind's own.
+        return rows.filter { $0.record == .app || wanted.contains($0.record.id) && $0.record.kind == kind }
     }
 
     /// The output row with this key, or nil.

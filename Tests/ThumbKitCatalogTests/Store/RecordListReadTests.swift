@@ -29,6 +29,7 @@ struct RecordListReadTests {
                     try tx.upsertOutput(Self.values(record, recipe, scale: scale))
                 }
             }
+            try tx.upsertOutput(Self.values(.app, "strip", scale: 1))
             return (bugs, foods)
         }
         let wantedBugs = [bugs[3].id, bugs[0].id, 999, bugs[3].id]
@@ -42,6 +43,9 @@ struct RecordListReadTests {
             #expect(bugRows == (try tx.outputs(for: bugs[0].ref) + tx.outputs(for: bugs[3].ref)))
             #expect(
                 bugRows.count == 6 && bugRows.map(\.recipe) == ["detail", "list", "list", "detail", "list", "list"])
+            // With the app's rows, in the same query: the app's rows (record 0) and no bug 0's.
+            let withApp = try tx.outputs(of: .bug, ids: wantedBugs, app: true)
+            #expect(withApp == (try tx.outputs(for: .app) + bugRows) && withApp.count == 7)
             let foodRows = try tx.outputs(of: .food, ids: wantedFoods)
             #expect(foodRows == (try tx.outputs(for: foods[1].ref) + tx.outputs(for: foods[2].ref)))
             // A bug with the same id as a food is not read for the food (ids count per table).
