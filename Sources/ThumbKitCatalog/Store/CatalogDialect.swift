@@ -101,11 +101,20 @@ package enum CatalogDialect: Sendable {
 
     /// The parameter `isOneOf` takes: `values` as a JSON array (SQLite) or an array literal
     /// (PostgreSQL); integers need no quoting in either.
-    func integerList(_ values: [Int]) -> CatalogValue {
-        let items = values.map(String.init).joined(separator: ",")
+    func integerList(_ values: [Int]) -> CatalogValue { list(values.map(String.init)) }
+
+    /// A list of words (record kinds, recipe names: letters, digits, `-` and `_` only) as one
+    /// parameter, like `integerList(_:)`: each word in double quotes, which a JSON array and a
+    /// PostgreSQL array literal both take.
+    func wordList(_ values: [String]) -> CatalogValue { list(values.map { "\"\($0)\"" }) }
+
+    /// `items`, already written as list items, as a JSON array (SQLite) or an array literal
+    /// (PostgreSQL).
+    private func list(_ items: [String]) -> CatalogValue {
+        let joined = items.joined(separator: ",")
         switch self {
-        case .sqlite: return .text("[" + items + "]")
-        case .postgres: return .text("{" + items + "}")
+        case .sqlite: return .text("[" + joined + "]")
+        case .postgres: return .text("{" + joined + "}")
         }
     }
 

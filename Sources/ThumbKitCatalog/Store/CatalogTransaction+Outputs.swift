@@ -99,12 +99,8 @@ extension CatalogTransaction {
         }
         let kept = rows.indices.filter { last[rows[$0].key] == $0 }.map { rows[$0] }
         let stamp = now
-        let perStatement = MultiRowInsert.rowsPerStatement(columns: 12)
-        var start = 0
-        while start < kept.count {
-            let slice = kept[start..<min(start + perStatement, kept.count)]
+        for slice in MultiRowInsert.slices(of: kept, columns: Self.upsertColumns.count) {
             try db.run(Self.upsert(rows: slice.count), slice.flatMap { Self.parameters($0, createdAt: stamp) })
-            start += slice.count
         }
     }
 
@@ -119,22 +115,23 @@ extension CatalogTransaction {
         }
     }
 
-    /// The upsert of `rows` output rows (12 parameters each, `parameters(_:createdAt:)`): a row
-    /// already there for the key keeps its row id and takes the new values.
-    private static func upsert(rows: Int) -> String {
-        MultiRowInsert.statement(
-            "outputs",
-            columns: [
-                "record_kind", "record_id", "recipe", "kind", "scale", "path", "width", "height", "format", "bytes",
-                "source_sha256", "created_at",
-            ], rows: rows)
-                + """
+    /// The columns an upsert writes, in the order of `parameters(_:createdAt:)`.
+    private static let upsertColumns = [
+        "record_kind", "record_id", "recipe", "kind", "scale", "path", "width", "height", "format", "bytes",
+        "source_sha256", "created_at",
+    ]
 
-                ON CONFLICT (record_kind, record_id, recipe, scale) DO UPDATE SET
-                    kind = excluded.kind, path = excluded.path, width = excluded.width, height = excluded.height,
-                    format = excluded.format, bytes = excluded.bytes, source_sha256 = excluded.source_sha256,
-                    created_at = excluded.created_at
-                """
+    /// The upsert of `rows` output rows (`parameters(_:createdAt:)` for each): a row already
+    /// there for the key keeps its row id and takes the new values.
+    private static func upsert(rows: Int) -> String {
+        MultiRowInsert.statement("outputs", columns: upsertColumns, rows: rows)
+            + """
+
+            ON CONFLICT (record_kind, record_id, recipe, scale) DO UPDATE SET
+                kind = excluded.kind, path = excluded.path, width = excluded.width, height = excluded.height,
+                format = excluded.format, bytes = excluded.bytes, source_sha256 = excluded.source_sha256,
+                created_at = excluded.created_at
+            """
     }
 
     private static func parameters(_ values: OutputValues, createdAt stamp: String) -> [CatalogValue] {

@@ -8,6 +8,17 @@ enum MultiRowInsert {
     /// 32,766 and PostgreSQL's 65,535 parameters).
     static func rowsPerStatement(columns: Int) -> Int { max(1, min(500, 30_000 / max(1, columns))) }
 
+    /// `rows` cut into slices of at most `rowsPerBatch` rows (nil: `rowsPerStatement`; a
+    /// larger number is held to it), each small enough for one statement of `columns`
+    /// parameters a row.
+    static func slices<Row>(of rows: [Row], columns: Int, rowsPerBatch: Int? = nil) -> [ArraySlice<Row>] {
+        let limit = rowsPerStatement(columns: columns)
+        let perStatement = max(1, min(rowsPerBatch ?? limit, limit))
+        return stride(from: 0, to: rows.count, by: perStatement).map {
+            rows[$0..<min($0 + perStatement, rows.count)]
+        }
+    }
+
     /// `(?, ?, …)` with `count` parameters: a row of values, or an `IN` list.
     static func tuple(_ count: Int) -> String {
         "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
@@ -26,13 +37,8 @@ extension CatalogConnection {
     func appendRows(to table: String, columns: [String], _ rows: [[CatalogValue]], rowsPerBatch: Int?)
         throws(CatalogError)
     {
-        let limit = MultiRowInsert.rowsPerStatement(columns: columns.count)
-        let perInsert = max(1, min(rowsPerBatch ?? limit, limit))
-        var start = 0
-        while start < rows.count {
-            let batch = rows[start..<min(start + perInsert, rows.count)]
+        for batch in MultiRowInsert.slices(of: rows, columns: columns.count, rowsPerBatch: rowsPerBatch) {
             try run(MultiRowInsert.statement(table, columns: columns, rows: batch.count), Array(batch.joined()))
-            start += batch.count
         }
     }
 }

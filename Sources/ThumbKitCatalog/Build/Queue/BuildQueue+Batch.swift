@@ -11,14 +11,13 @@ extension BuildQueue {
         claims.sorted { ($0.record.kind.rawValue, $0.record.id) < ($1.record.kind.rawValue, $1.record.id) }
     }
 
-    /// A PostgreSQL array literal of `values` (record kinds and numbers only: no quoting needed
-    /// beyond the double quotes around each kind).
-    private static func array(_ values: [String]) -> CatalogValue { .text("{" + values.joined(separator: ",") + "}") }
-
     /// The kinds and the ids of `records`, as the two array parameters every array statement
-    /// starts with (`BuildQueueSQL.ArrayStatements`).
-    private static func arrays(_ records: [RecordRef]) -> [CatalogValue] {
-        [array(records.map { "\"\($0.kind.rawValue)\"" }), array(records.map { "\($0.id)" })]
+    /// starts with (`BuildQueueSQL.ArrayStatements`, which only PostgreSQL has).
+    private static func keyArrays(_ records: [RecordRef]) -> [CatalogValue] {
+        [
+            CatalogDialect.postgres.wordList(records.map(\.kind.rawValue)),
+            CatalogDialect.postgres.integerList(records.map(\.id)),
+        ]
     }
 
     /// The fence of every claim in `claims` at once, first in the batch's transaction: the
@@ -28,8 +27,8 @@ extension BuildQueue {
         let sorted = Self.keyOrder(claims)
         guard !sorted.isEmpty else { return [] }
         if let arrays = sql.arrays {
-            let sequences = Self.array(sorted.map { "\($0.sequence)" })
-            let values = Self.arrays(sorted.map(\.record)) + [sequences, .text(worker)]
+            let sequences = CatalogDialect.postgres.integerList(sorted.map(\.sequence))
+            let values = Self.keyArrays(sorted.map(\.record)) + [sequences, .text(worker)]
             let rows = try tx.db.query(arrays.fence, values) { row throws(CatalogError) in try Self.record(row) }
             return Set(rows)
         } else {
@@ -59,7 +58,7 @@ extension BuildQueue {
         }
         guard !built.isEmpty else { return }
         if let arrays = sql.arrays {
-            try tx.db.run(arrays.settle, Self.arrays(built))
+            try tx.db.run(arrays.settle, Self.keyArrays(built))
         } else {
             for record in built { try settle(record, failure: nil, attempts: 0, retryAt: Date(), in: tx) }
         }
@@ -97,8 +96,8 @@ extension BuildQueue {
         let nowMs = CatalogValue.integer(Int(Self.millis(now)))
         if !stale.isEmpty { tx.queuedWork() }
         if let arrays = sql.arrays {
-            if !stale.isEmpty { try tx.db.run(arrays.plan, [.text(tx.now)] + Self.arrays(stale) + [nowMs]) }
-            if !current.isEmpty { try tx.db.run(arrays.dropCurrent, Self.arrays(current) + [nowMs]) }
+            if !stale.isEmpty { try tx.db.run(arrays.plan, [.text(tx.now)] + Self.keyArrays(stale) + [nowMs]) }
+            if !current.isEmpty { try tx.db.run(arrays.dropCurrent, Self.keyArrays(current) + [nowMs]) }
         } else {
             for record in stale {
                 try tx.db.run(sql.plan, [.text(record.kind.rawValue), .integer(record.id), .text(tx.now), nowMs])
