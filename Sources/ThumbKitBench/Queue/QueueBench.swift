@@ -29,7 +29,7 @@ public struct QueueBench: Sendable {
         public var records: Int
         /// One run per worker count, in this order.
         public var workers: [Int]
-        /// `--batch` of the workers (nil: theirs, `-j 1`'s default of 4 × 1).
+        /// `--batch` of the workers (nil: theirs, `-j 1`'s default of 4 × 1, growing to 64).
         public var batch: Int?
         /// `--poll` of the workers, in seconds.
         public var poll: Double
@@ -105,6 +105,7 @@ public struct QueueBench: Sendable {
         var result = QueueBenchResult(
             backend: scratch.schema == nil ? "sqlite" : "postgresql", workers: workers,
             batch: options.batch ?? BuildWorker.Options.defaultBatch(jobs: 1),
+            batchLimit: options.batch ?? BuildWorker.Options.defaultBatchLimit(jobs: 1),
             records: options.records, built: gathered.built, duplicates: gathered.duplicates,
             failed: gathered.failed, lost: gathered.lost, queueLeft: counts.queue, outputRows: counts.outputs,
             seconds: 0, recordsPerSecond: 0, commits: 0, commitsPerSecond: 0, claims: 0, lockWaitMs: 0,

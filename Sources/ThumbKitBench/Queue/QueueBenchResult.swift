@@ -9,8 +9,10 @@ public struct QueueBenchResult: Sendable, Codable, Hashable {
     /// `sqlite` or `postgresql`.
     public var backend: String
     public var workers: Int
-    /// Records each claim takes (`thumbkit worker --batch`).
+    /// Records each claim takes (`thumbkit worker --batch`), at first and at most (claims grow
+    /// while records are quick, `BuildWorker.Options.batchLimit`; equal for a given `--batch`).
     public var batch: Int
+    public var batchLimit: Int
     /// Records queued.
     public var records: Int
     /// Records built at least once.
@@ -96,7 +98,9 @@ public struct QueueBenchReport: Sendable, Codable, Hashable {
         ]
         for result in results {
             let cells = [
-                "\(result.workers)", "\(result.batch)", "\(result.built)/\(result.records)", number(result.seconds, 2),
+                "\(result.workers)",
+                result.batch == result.batchLimit ? "\(result.batch)" : "\(result.batch)-\(result.batchLimit)",
+                "\(result.built)/\(result.records)", number(result.seconds, 2),
                 number(result.recordsPerSecond), number(result.commitsPerSecond), number(result.claimP50Ms, 2),
                 number(result.claimP99Ms, 2), number(result.lockWaitPerRecordMs, 2),
                 String(format: "%.0f %%", result.lockWaitShare * 100), number(result.statementsPerRecord),

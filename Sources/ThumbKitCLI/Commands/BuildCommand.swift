@@ -68,11 +68,12 @@ enum BuildCommand: Command {
         // As a full build always did: dead writers' temporaries go first (the builds of the
         // queued batches are one-record builds, which never walk the folder).
         try builder.removeStrayTemporaries(now: started)
+        let batch = try QueueOptions.batch(arguments, jobs: builder.jobs)
         let worker = BuildWorker(
             builder: builder, queue: queue,
             // A failed record waits for the next build (or a change), not for this one's end.
             options: .init(
-                lease: try QueueOptions.lease(arguments), batch: try QueueOptions.batch(arguments, jobs: builder.jobs),
+                lease: try QueueOptions.lease(arguments), batch: batch.batch, batchLimit: batch.limit,
                 retryDelay: .seconds(3600)))
         var done = 0
         var builtApp = false

@@ -13,7 +13,9 @@ enum QueueOptions {
         "max-attempts", in: 1...1000, default: 5, help: "Claims of a failing record before workers leave it alone.")
     /// `--batch N`.
     static let batch: OptionKey<Int?> = .integer(
-        "batch", in: 1...1024, defaultHelp: "4 × the number of jobs", help: "Records claimed at a time.")
+        "batch", in: 1...1024,
+        defaultHelp: "4 × the number of jobs, growing to 64 × while records take under 100 ms a claim",
+        help: "Records claimed at a time.")
 
     /// `--reconnect-timeout SECONDS`: how long a lost PostgreSQL connection may stay lost.
     static let reconnectTimeout: OptionKey<Double> = .number(
@@ -46,8 +48,10 @@ enum QueueOptions {
         BuildQueue(store: store, maxAttempts: try arguments[maxAttempts])
     }
 
-    /// `--batch`, or `BuildWorker.Options.defaultBatch(jobs:)` (4 × `jobs`).
-    static func batch(_ arguments: ParsedArguments, jobs: Int) throws(UsageError) -> Int {
-        try arguments[batch] ?? BuildWorker.Options.defaultBatch(jobs: jobs)
+    /// The options' batch and its limit: `--batch` for both (a claim of that many, always), or
+    /// `BuildWorker.Options.defaultBatch(jobs:)` (4 × `jobs`) growing to `defaultBatchLimit`.
+    static func batch(_ arguments: ParsedArguments, jobs: Int) throws(UsageError) -> (batch: Int, limit: Int) {
+        if let given = try arguments[batch] { return (given, given) }
+        return (BuildWorker.Options.defaultBatch(jobs: jobs), BuildWorker.Options.defaultBatchLimit(jobs: jobs))
     }
 }

@@ -60,10 +60,11 @@ enum WorkerCommand: Command {
             queue.meter = meter
             store.observeWrites(meter)
         }
+        let batch = try QueueOptions.batch(arguments, jobs: builder.jobs)
         let worker = BuildWorker(
             builder: builder, queue: queue,
             options: .init(
-                lease: try QueueOptions.lease(arguments), batch: try QueueOptions.batch(arguments, jobs: builder.jobs)))
+                lease: try QueueOptions.lease(arguments), batch: batch.batch, batchLimit: batch.limit))
         try QueueOptions.reconnect(arguments, store: store) { [id = worker.id] message in
             log(context, json: json, Line(event: "reconnect", worker: id, error: message))
         }

@@ -27,7 +27,8 @@ struct QueueBenchResultTests {
         second.lockWaits = [.init(at: 15, ms: 6)]
         second.commits = [.init(at: 15, ms: 0), .init(at: 20, ms: 0), .init(at: 25, ms: 0)]
         var result = QueueBenchResult(
-            backend: "sqlite", workers: 2, batch: 1, records: 4, built: 4, duplicates: 0, failed: 0, lost: 0,
+            backend: "sqlite", workers: 2, batch: 1, batchLimit: 1, records: 4, built: 4, duplicates: 0, failed: 0,
+            lost: 0,
             queueLeft: 0, outputRows: 4, seconds: 0, recordsPerSecond: 0, commits: 0, commitsPerSecond: 0, claims: 0,
             lockWaitMs: 0, lockWaitPerRecordMs: 0, lockWaitShare: 0, folder: "/nowhere")
         result.measure([first, second], from: 10, to: 20)

@@ -12,10 +12,11 @@ import ThumbKit
 /// replaced. Lanes keep every job busy until the queue is empty, as that pool did.
 ///
 /// Nothing about the queue changes: every lane claims, renews, fences and settles under the
-/// worker's one id. The lanes share one `ClaimPool`: a claim takes `batch` rows, and each lane
-/// takes `batch / lanes` records at a time from the pool (built one after another, committed
-/// together), claiming again only when it is empty, so the worker holds about `batch` rows at a
-/// time with one claim per `batch` records and one commit per `batch / lanes`. A lane with
+/// worker's one id. The lanes share one `ClaimPool`: a claim takes `batch` rows (as the lanes'
+/// one `BatchSizer` has it: it grows while runs are quick), and each lane takes `batch / lanes`
+/// records at a time from the pool (built one after another, committed together), claiming
+/// again only when it is empty, so the worker holds about `batch` rows at a time with one claim
+/// per `batch` records and one commit per `batch / lanes`. A lane with
 /// nothing to claim waits while a sibling is still building (its record may free the bugs,
 /// which wait for the app entry), and ends when nothing is claimable, no sibling is building
 /// and `BuildQueue.unfinished` finds nothing left for others (no live lease of another worker,
@@ -34,9 +35,9 @@ extension BuildWorker {
             for _ in 1..<max(1, lanes) { stores.append(try builder.store.sibling()) }
         }
         defer { stores.dropFirst().forEach { $0.close() } }
+        let sizer = BatchSizer(start: options.batch, limit: options.batchLimit, runsPerClaim: lanes)
         let workers = (0..<lanes).map { index in
-            BuildWorker(
-                lane: self, batch: options.batch, builder: builder.with(store: stores[index % stores.count], jobs: 1))
+            BuildWorker(lane: self, sizer: sizer, builder: builder.with(store: stores[index % stores.count], jobs: 1))
         }
         let state = LaneState(lanes: lanes)
         let pool = ClaimPool()
@@ -48,8 +49,7 @@ extension BuildWorker {
         for index in 0..<lanes {
             Thread.detachNewThread {
                 if let lane = box.withLock({ $0.indices.contains(index) ? $0[index] : nil }) {
-                    lane.runLane(
-                        state, pool: pool, share: max(1, options.batch / lanes), idle: idle, wantsNotes: wantsNotes)
+                    lane.runLane(state, pool: pool, idle: idle, wantsNotes: wantsNotes)
                 }
                 state.laneEnded()
             }
@@ -72,14 +72,14 @@ extension BuildWorker {
     }
 
     /// One lane: batches until it ends (see the type's notes) or a sibling failed.
-    private func runLane(_ state: LaneState, pool: ClaimPool, share: Int, idle: Duration, wantsNotes: Bool) {
+    private func runLane(_ state: LaneState, pool: ClaimPool, idle: Duration, wantsNotes: Bool) {
         do {
             var lockedInARow = 0
             while let generation = state.begin() {
                 var report: BuildReport?
                 do {
-                    let claims = try pool.take(share: share) {
-                        try queue.claim(worker: id, limit: options.batch, lease: options.lease, now: clock.now())
+                    let claims = try pool.take(share: sizer.share) {
+                        try queue.claim(worker: id, limit: sizer.size, lease: options.lease, now: clock.now())
                     }
                     if !claims.isEmpty {
                         report = try run(

@@ -26,8 +26,12 @@ public struct BuildWorker: Sendable {
     public struct Options: Sendable {
         /// How long a claim lasts without renewal.
         public var lease: Duration
-        /// Rows claimed at a time.
+        /// Rows claimed at a time: the first claim's, and the least.
         public var batch: Int
+        /// Rows claimed at a time at most: while batches finish quickly, claims grow from
+        /// `batch` up to this, each about what the worker builds in 100 ms (`BatchSizer`).
+        /// Equal to `batch` (the default), every claim takes `batch`.
+        public var batchLimit: Int
         /// How long a failed record waits before it is claimable again: nil backs off from the
         /// lease (lease × 2^(attempt−1), at most an hour), for long-running workers.
         public var retryDelay: Duration?
@@ -37,9 +41,15 @@ public struct BuildWorker: Sendable {
         /// share them, see `BuildWorker+Lanes`).
         package static func defaultBatch(jobs: Int) -> Int { 4 * max(1, jobs) }
 
-        public init(lease: Duration = .seconds(30), batch: Int = 4, retryDelay: Duration? = nil) {
+        /// The most rows a claim grows to when none is given: 64 per job, what one commit takes
+        /// (`CommitBatch.maxRecords`) for each of a drain's lanes.
+        package static func defaultBatchLimit(jobs: Int) -> Int { CommitBatch.maxRecords * max(1, jobs) }
+
+        public init(lease: Duration = .seconds(30), batch: Int = 4, batchLimit: Int? = nil, retryDelay: Duration? = nil)
+        {
             self.lease = lease
             self.batch = max(1, batch)
+            self.batchLimit = max(self.batch, batchLimit ?? batch)
             self.retryDelay = retryDelay
         }
     }
@@ -70,6 +80,8 @@ public struct BuildWorker: Sendable {
     public let options: Options
     let clock: any BuildClock
     let crashPoints: (any BuildCrashPoints)?
+    /// The size of this worker's next claim.
+    let sizer: BatchSizer
     /// Failure lines that concern no one record (unreadable rating icons, a refused output
     /// folder), already reported by this worker: each build of a batch meets them again.
     private let reportedShared: Locked<Set<String>>
@@ -84,22 +96,22 @@ public struct BuildWorker: Sendable {
         self.options = options
         self.clock = clock
         self.crashPoints = crashPoints
+        self.sizer = BatchSizer(start: options.batch, limit: options.batchLimit)
         self.reportedShared = Locked([])
     }
 
-    /// One lane of `worker`'s drain (`BuildWorker+Lanes`): the same id, clock and crash points,
-    /// and the same record of shared failure lines already reported, with a builder of its own
-    /// (one job; its store may be a sibling connection), the queue on that builder's store, and
-    /// `batch` rows a claim.
-    init(lane worker: BuildWorker, batch: Int, builder: CatalogBuilder) {
+    /// One lane of `worker`'s drain (`BuildWorker+Lanes`): the same id, options, clock and crash
+    /// points, and the same record of shared failure lines already reported, with a builder of
+    /// its own (one job; its store may be a sibling connection), the queue on that builder's
+    /// store, and the drain's `sizer`, which every lane shares.
+    init(lane worker: BuildWorker, sizer: BatchSizer, builder: CatalogBuilder) {
         self.builder = builder
         self.queue = builder.store === worker.builder.store ? worker.queue : BuildQueue(store: builder.store)
         self.id = worker.id
-        var options = worker.options
-        options.batch = max(1, batch)
-        self.options = options
+        self.options = worker.options
         self.clock = worker.clock
         self.crashPoints = worker.crashPoints
+        self.sizer = sizer
         self.reportedShared = worker.reportedShared
     }
 
@@ -130,7 +142,7 @@ public struct BuildWorker: Sendable {
         onEvent: (Event) -> Void = { _ in }, onFailure: (String) -> Void = { _ in },
         onNote: ((String) -> Void)? = nil
     ) throws -> BuildReport? {
-        let claims = try queue.claim(worker: id, limit: options.batch, lease: options.lease, now: clock.now())
+        let claims = try queue.claim(worker: id, limit: sizer.size, lease: options.lease, now: clock.now())
         guard !claims.isEmpty else { return nil }
         return try run(claims, onEvent: onEvent, onFailure: onFailure, onNote: onNote)
     }
@@ -142,6 +154,8 @@ public struct BuildWorker: Sendable {
         _ claims: [BuildQueue.Claim], onEvent: (Event) -> Void, onFailure: (String) -> Void,
         onNote: ((String) -> Void)?
     ) throws -> BuildReport {
+        let started = clock.now()
+        defer { sizer.record(records: claims.count, elapsed: .seconds(clock.now().timeIntervalSince(started))) }
         crashPoints?.reached(.claimed, records: claims.map(\.record))
         let held = Dictionary(claims.map { ($0.record, $0) }, uniquingKeysWith: { a, _ in a })
         let finished = Locked([RecordRef: [String]]())
