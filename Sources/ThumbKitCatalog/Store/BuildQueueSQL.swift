@@ -125,9 +125,19 @@ package struct BuildQueueSQL: Sendable {
     /// is left to that worker (parameters: kind, id, enqueued at, now).
     package let plan = """
         INSERT INTO build_queue (record_kind, record_id, attempts, enqueued_at) VALUES (?, ?, 0, ?)
+        \(BuildQueueSQL.planConflict)
+        """
+
+    /// The conflict clause of both `plan`s: a row no live lease holds is reset, unless it is
+    /// already free and fresh (no worker, lease, attempt or error), where the reset would change
+    /// nothing and still write a new row version: a first build's planning rewrote every row
+    /// the import had just queued (20,000 updates, about 0.3 s, and as many dead rows).
+    private static let planConflict = """
         ON CONFLICT (record_kind, record_id) DO UPDATE SET worker_id = NULL, lease_until = NULL,
             attempts = 0, last_error = NULL
-        WHERE build_queue.worker_id IS NULL OR build_queue.lease_until <= ?
+        WHERE (build_queue.worker_id IS NULL OR build_queue.lease_until <= ?)
+          AND (build_queue.worker_id IS NOT NULL OR build_queue.lease_until IS NOT NULL
+               OR build_queue.attempts <> 0 OR build_queue.last_error IS NOT NULL)
         """
 
     /// Removes the row of a record the planning pass found current, unless a worker holds it
@@ -202,9 +212,7 @@ package struct BuildQueueSQL: Sendable {
             INSERT INTO build_queue (record_kind, record_id, attempts, enqueued_at)
             SELECT f.kind, f.id, 0, ?::text FROM unnest(?::text[], ?::bigint[]) AS f(kind, id)
             ORDER BY f.kind, f.id
-            ON CONFLICT (record_kind, record_id) DO UPDATE SET worker_id = NULL, lease_until = NULL,
-                attempts = 0, last_error = NULL
-            WHERE build_queue.worker_id IS NULL OR build_queue.lease_until <= ?
+            \(BuildQueueSQL.planConflict)
             """
 
         /// `dropCurrent` for every current record of a planning pass (parameters: kinds, ids,
