@@ -17,15 +17,17 @@ extension BuildCommand {
     /// the 5 s lock timeout, and that build exited 1 having made nothing while the other three
     /// shared its work. A busy lock only means another writer (most often another build's
     /// planning pass, which queues the same records) is at work, so waiting again is right.
-    /// `onLocked` gets each refusal's line and the try it ended (1-based).
+    /// `onLocked` gets each refusal's line and the try it ended (1-based). The first try may
+    /// use a pass begun since `launched`, the command's start (`PlanningTurn`); a later one
+    /// only a pass begun since it, so it never waits for the end of its own failed pass.
     static func planQueue(
-        _ builder: CatalogBuilder, _ queue: BuildQueue, now: Date, tries: Int = planTries,
-        onLocked: (String, Int) -> Void
+        _ builder: CatalogBuilder, _ queue: BuildQueue, now: Date, launched: Date? = nil,
+        tries: Int = planTries, onLocked: (String, Int) -> Void
     ) throws -> CatalogBuilder.QueuePlan {
         var attempt = 1
         while true {
             do {
-                return try builder.planQueue(queue, now: now)
+                return try builder.planQueue(queue, now: now, since: attempt == 1 ? launched : Date())
             } catch let error as CatalogError {
                 guard case .locked = error, attempt < tries else { throw error }
                 onLocked("\(error)", attempt)

@@ -34,13 +34,16 @@ enum BuildCommand: Command {
         ] + LimitOptions.all)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        // Builds and workers started together plan once: this one may use a planning pass
+        // another begins from here on (`CatalogBuilder.planQueue(_:now:since:)`).
+        let launched = Date()
         let jobs = try arguments[CatalogOptions.jobs]
         let store = try CatalogOptions.openStore(arguments)
         defer { store.close() }
         try QueueOptions.reconnect(arguments, store: store) { context.printError($0) }
         let builder = try CatalogOptions.builder(arguments, store: store, jobs: jobs)
         let progress = context.progress
-        let report = try queuedBuild(builder, arguments, progress: progress, context: context)
+        let report = try queuedBuild(builder, arguments, launched: launched, progress: progress, context: context)
         progress.finish()
         if try arguments[CommonOptions.json] {
             try context.writeJSON(report)
@@ -54,11 +57,12 @@ enum BuildCommand: Command {
     /// nothing is left that this process could take, then sweep (unless the app entry's build,
     /// which sweeps, ran here). Alone, it makes and reports what `CatalogBuilder.build()` would.
     private static func queuedBuild(
-        _ builder: CatalogBuilder, _ arguments: ParsedArguments, progress: ProgressLine, context: CommandContext
+        _ builder: CatalogBuilder, _ arguments: ParsedArguments, launched: Date,
+        progress: ProgressLine, context: CommandContext
     ) throws -> BuildReport {
         let started = Date()
         let queue = try QueueOptions.queue(arguments, store: builder.store)
-        let plan = try planQueue(builder, queue, now: started) { line, attempt in
+        let plan = try planQueue(builder, queue, now: started, launched: launched) { line, attempt in
             context.printError("\(line); planning again (\(attempt + 1) of \(planTries))")
         }
         if let line = plan.refusal {

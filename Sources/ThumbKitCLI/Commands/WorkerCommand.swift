@@ -46,6 +46,9 @@ enum WorkerCommand: Command {
             + "reads it; one 'queue-stats' line, JSON with --json).")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        // Builds and workers started together plan once: this one may use a planning pass
+        // another begins from here on (`CatalogBuilder.planQueue(_:now:since:)`).
+        let launched = Date()
         let jobs = try arguments[CatalogOptions.jobs]
         let poll = Duration.milliseconds(Int64((try arguments[poll] * 1000).rounded()))
         let json = try arguments[CommonOptions.json]
@@ -83,7 +86,7 @@ enum WorkerCommand: Command {
         defer { signals.forEach { $0.cancel() } }
 
         try builder.removeStrayTemporaries()
-        let plan = try builder.planQueue(queue, now: Date())
+        let plan = try builder.planQueue(queue, now: Date(), since: launched)
         if let line = plan.refusal {
             context.printError(line)
             return .failure

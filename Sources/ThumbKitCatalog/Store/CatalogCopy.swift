@@ -37,7 +37,8 @@ package enum CatalogCopy {
     /// the copy's inserts queue every record through the destination's own triggers, and the
     /// first build's (or worker's) planning pass drops the rows of records already current.
     /// `build_claim_sequence` numbers that queue's claims, so the copy's starts afresh with it.
-    static let notCopied: Set<String> = ["build_queue", "build_claim_sequence"]
+    /// `build_planning` numbers the planning passes of the source's builds.
+    static let notCopied: Set<String> = ["build_queue", "build_claim_sequence", "build_planning"]
 
     /// Copies every row of `source` (read in one snapshot) into `destination` (in one
     /// transaction: all or nothing), each table with `appendRows` (PostgreSQL: one `COPY` per

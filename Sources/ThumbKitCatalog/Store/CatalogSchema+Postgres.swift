@@ -11,7 +11,7 @@ extension CatalogSchema {
     static let postgresMigrations: [String] = [
         postgresMigration1, postgresMigration2, postgresMigration3, postgresMigration4, postgresMigration5,
         postgresMigration6, postgresMigration7, postgresMigration8, postgresMigration9, postgresMigration10,
-        postgresMigration11,
+        postgresMigration11, postgresMigration12,
     ]
 
     /// Version 1: records, outputs and settings.

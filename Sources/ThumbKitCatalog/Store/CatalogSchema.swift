@@ -12,7 +12,7 @@ enum CatalogSchema {
     /// The SQL of each migration, in order.
     static let migrations: [String] = [
         migration1, migration2, migration3, migration4, migration5, migration6, migration7, migration8, migration9,
-        migration10, migration11,
+        migration10, migration11, migration12,
     ]
 
     /// The version a fresh or migrated database ends at.

@@ -169,6 +169,15 @@ public final class CatalogStore: Sendable {
         return result
     }
 
+    /// One write statement outside any transaction and outside the catalog's write lock
+    /// (autocommit; on PostgreSQL it takes only its rows' locks). Only for rows no lock
+    /// protects but their own: the planning turn (`PlanningTurn`), which must not wait for an
+    /// exclusive writer before planning's file work. Returns the rows changed.
+    @discardableResult
+    package func writeAlone(_ sql: String, _ values: [CatalogValue]) throws -> Int {
+        try readEach { tx in try tx.db.run(sql, values) }
+    }
+
     private func withConnection<T>(
         write: Bool, mode: WriteLockMode, _ body: (CatalogTransaction) throws -> T
     ) throws -> T {

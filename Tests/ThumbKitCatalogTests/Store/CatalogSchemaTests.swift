@@ -18,7 +18,8 @@ struct CatalogSchemaTests {
         }
         #expect(
             tables == [
-                "bench_results", "bench_runs", "bugs", "build_claim_sequence", "build_queue", "categories", "foods",
+                "bench_results", "bench_runs", "bugs", "build_claim_sequence", "build_planning", "build_queue",
+                "categories", "foods",
                 "ingested_files",
                 "outputs",
                 "settings",

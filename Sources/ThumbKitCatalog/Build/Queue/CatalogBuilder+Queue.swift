@@ -21,6 +21,10 @@ extension CatalogBuilder {
         /// Why nothing was queued: the output folder holds a source picture, or belongs to
         /// another catalog (the one line a single build reports for that).
         public var refusal: String?
+        /// Whether this build planned: false when another build's planning pass, begun after
+        /// this one started, planned the same recipes and folder for it (`PlanningTurn`); then
+        /// nothing was queued or counted here.
+        public var planned = true
     }
 
     /// Queues every stale record (and the `app` entry when the rating strips, app icons or
@@ -35,18 +39,41 @@ extension CatalogBuilder {
     /// row, outputs or settings changed since the snapshot is checked again (the `app` entry,
     /// which depends on every bug's rating, always is; a change of the catalog's settings
     /// checks everything again).
-    public func planQueue(_ queue: BuildQueue, now: Date) throws -> QueuePlan {
+    ///
+    /// Builds started together plan once (`PlanningTurn`): a build that finds a pass begun
+    /// at or after `since` (when the build started; by default `now`) waits up to `wait` for
+    /// it to end, and uses it when it planned the same recipes and folder.
+    public func planQueue(_ queue: BuildQueue, now: Date, since: Date? = nil, wait: Duration = .seconds(30)) throws
+        -> QueuePlan
+    {
         let folder = OutputFolder(root: outputDirectory)
+        let turn = PlanningTurn(builder: self, wait: wait)
+        let since = since ?? now
+        var taken = try turn.take(since: since, now: Date(), store)
+        if taken == nil {
+            if try turn.awaitEnd(since: since, store) {
+                var plan = QueuePlan()
+                plan.planned = false
+                plan.folderOwned = folder.ownership(catalogID: try store.catalogID()) == .own
+                return plan
+            }
+            taken = try turn.takeAnyway(now: Date(), store)
+        }
+        let pass = taken ?? PlanningTurn.Pass(startedAt: 0)
         let catalogID = try store.catalogID()
         let early = try store.read { tx in try QueueSurvey(tx, catalogID: catalogID) }
         let earlyPlan = QueuePlanning(survey: early, builder: self, folder: folder)
-        if earlyPlan.plan.refusal != nil { return earlyPlan.plan }
+        if earlyPlan.plan.refusal != nil {
+            try turn.finish(pass, refused: true, alone: store)
+            return earlyPlan.plan
+        }
         let verdicts = Dictionary(earlyPlan.verdicts(reusing: nil), uniquingKeysWith: { first, _ in first })
         return try store.write { tx in
             let survey = try QueueSurvey(tx, catalogID: try tx.catalogID())
             let planning =
                 survey.assets == early.assets && survey.catalogID == early.catalogID
                 ? earlyPlan.updated(to: survey) : QueuePlanning(survey: survey, builder: self, folder: folder)
+            try turn.finish(pass, refused: planning.plan.refusal != nil, in: tx.db)
             if planning.plan.refusal != nil { return planning.plan }
             var plan = planning.plan
             var current: [RecordRef] = []
