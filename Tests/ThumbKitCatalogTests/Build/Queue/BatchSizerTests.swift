@@ -9,61 +9,52 @@ import ThumbKitCatalogTestSupport
 /// A worker's claims grow while its records build quickly and shrink when they slow down,
 /// within the options' batch and batch limit; with no limit above the batch they never move.
 struct BatchSizerTests {
-    @Test func quickRunsGrowTheClaimAtMostFourfoldUpToTheLimit() {
-        let sizer = BatchSizer(start: 4, limit: 64)
-        #expect(sizer.size == 4)
+    /// A sizer, then runs of (records, milliseconds) and the claim size after each.
+    struct Case: Sendable, CustomStringConvertible {
+        let description: String
+        let start: Int
+        let limit: Int
+        var runsPerClaim = 1
+        let runs: [(records: Int, ms: Int64, size: Int)]
+    }
+
+    static let cases: [Case] = [
         // 4 records in 1 ms: 400 would fill 100 ms, but a claim grows at most fourfold.
-        sizer.record(records: 4, elapsed: .milliseconds(1))
-        #expect(sizer.size == 16)
-        sizer.record(records: 16, elapsed: .milliseconds(4))
-        #expect(sizer.size == 64)
-        sizer.record(records: 64, elapsed: .milliseconds(16))
-        #expect(sizer.size == 64)
+        Case(
+            description: "quick runs grow at most fourfold, up to the limit", start: 4, limit: 64,
+            runs: [(4, 1, 16), (16, 4, 64), (64, 16, 64)]),
+        // 5 ms a record: 20 fill 100 ms (the first step held to 16 by the fourfold ceiling).
+        Case(
+            description: "a claim takes what fills the target", start: 4, limit: 1000,
+            runs: [(4, 20, 16), (16, 80, 20)]),
+        // 50 ms a record: 2 fill 100 ms, but never below the start; then 10 ms a record.
+        Case(
+            description: "slow runs shrink it to the start at once", start: 4, limit: 64,
+            runs: [(4, 1, 16), (16, 1, 64), (64, 3200, 4), (4, 40, 10)]),
+        Case(
+            description: "a limit equal to the start never moves", start: 8, limit: 8,
+            runs: [(8, 0, 8), (8, 100_000, 8)]),
+        // Two lanes: a lane's 4 records in 10 ms, so 40 a lane fill 100 ms: 80 a claim, held
+        // to four times 8 first.
+        Case(
+            description: "lanes share one claim, a run each", start: 8, limit: 128, runsPerClaim: 2,
+            runs: [(4, 10, 32), (16, 40, 80)]),
+    ]
+
+    @Test(arguments: cases) func theClaimFollowsTheRunTimes(_ test: Case) {
+        let sizer = BatchSizer(start: test.start, limit: test.limit, runsPerClaim: test.runsPerClaim)
+        #expect(sizer.size == test.start)
+        #expect(sizer.share == test.start / test.runsPerClaim)
+        for run in test.runs {
+            sizer.record(records: run.records, elapsed: .milliseconds(run.ms))
+            #expect(sizer.size == run.size, "after \(run.records) in \(run.ms) ms")
+            #expect(sizer.share == run.size / test.runsPerClaim)
+        }
     }
 
-    @Test func aClaimTakesAboutWhatFillsTheTarget() {
-        let sizer = BatchSizer(start: 4, limit: 1000)
-        // 4 records in 20 ms: 5 ms each, so 20 would fill 100 ms, but a claim grows at most
-        // fourfold: 16.
-        sizer.record(records: 4, elapsed: .milliseconds(20))
-        #expect(sizer.size == 16)
-        // 16 records in 80 ms: 5 ms each again, 20 fill 100 ms.
-        sizer.record(records: 16, elapsed: .milliseconds(80))
-        #expect(sizer.size == 20)
-    }
-
-    @Test func slowRunsShrinkTheClaimBackToTheStartAtOnce() {
-        let sizer = BatchSizer(start: 4, limit: 64)
-        sizer.record(records: 4, elapsed: .milliseconds(1))
-        sizer.record(records: 16, elapsed: .milliseconds(1))
-        #expect(sizer.size == 64)
-        // 64 records in 3.2 s: 50 ms each, 2 fill 100 ms; never below the start.
-        sizer.record(records: 64, elapsed: .milliseconds(3200))
-        #expect(sizer.size == 4)
-        sizer.record(records: 4, elapsed: .milliseconds(40))
-        #expect(sizer.size == 10)
-    }
-
-    @Test func aLimitEqualToTheStartNeverMoves() {
-        let sizer = BatchSizer(start: 8, limit: 8)
-        sizer.record(records: 8, elapsed: .zero)
-        #expect(sizer.size == 8)
-        sizer.record(records: 8, elapsed: .seconds(100))
-        #expect(sizer.size == 8)
-        // A limit below the start is the start.
+    @Test func aLimitBelowTheBatchIsTheBatch() {
         #expect(BuildWorker.Options(batch: 8, batchLimit: 2).batchLimit == 8)
         #expect(BuildWorker.Options(batch: 8).batchLimit == 8)
-    }
-
-    @Test func lanesShareOneClaimARunEach() {
-        let sizer = BatchSizer(start: 8, limit: 128, runsPerClaim: 2)
-        #expect(sizer.share == 4)
-        // A lane's 4 records in 10 ms: 40 fill 100 ms, so the claim for both lanes is 80, at
-        // most fourfold the 8 before: 32, 16 a lane.
-        sizer.record(records: 4, elapsed: .milliseconds(10))
-        #expect(sizer.size == 32 && sizer.share == 16)
-        sizer.record(records: 16, elapsed: .milliseconds(40))
-        #expect(sizer.size == 80 && sizer.share == 40)
     }
 
     /// The sizes of the claims a drain made, in order (the `claimed` crash point of each run).
