@@ -65,23 +65,34 @@ extension ServeCommandTests {
     }
 
     /// SIGTERM while a render is in flight: that request still gets its 200, `/health` answers
-    /// 503 meanwhile on a kept-alive connection, and the process exits 0 well within 2 × --timeout.
+    /// 503 meanwhile on connections opened before the signal, and the process exits 0 well within
+    /// 2 × --timeout.
+    ///
+    /// Once the server stops listening, libmicrohttpd closes each connection after its answer, and
+    /// a `/health` answered just before the signal can be the one that closes (a 200 with
+    /// `Connection: close`; seen once in 12 runs under load). The client then carries on with a
+    /// connection it opened before the signal, as a load balancer with a pool would.
     @Test(.tags(.realProcess)) func sigtermDrainsTheRequestInFlightAndHealthAnswers503Meanwhile() async throws {
         // --timeout 30: under ThreadSanitizer the 12 MP render takes several seconds, and a render
-        // past --timeout answers 503, which is not what this test is about.
-        let serve = try await LoadedServer(["--timeout", "30", "-j", "1"])
+        // past --timeout answers 503, which is not what this test is about. --header-timeout 120:
+        // the spare connections sit idle until they are needed.
+        let serve = try await LoadedServer(["--timeout", "30", "-j", "1", "--header-timeout", "120"])
         let script = """
             import http.client, json, os, signal, sys, threading, time
             port, pid, path = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-            monitor = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            def connected():
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                connection.connect()
+                return connection
+            monitor, spares = connected(), [connected() for _ in range(3)]
             def get(connection, target):
                 connection.request("GET", target)
                 answer = connection.getresponse()
-                return answer.status, answer.read().decode("utf-8", "replace")
-            out = {"before": get(monitor, "/health")[0]}
+                return answer.status, answer.read().decode("utf-8", "replace"), answer.will_close
+            out = {"before": get(monitor, "/health")[0], "closed_on_200": 0}
             def slow():
                 connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                status, body = get(connection, path)
+                status = get(connection, path)[0]
                 out["slow"] = status
             worker = threading.Thread(target=slow)
             worker.start()
@@ -91,7 +102,10 @@ extension ServeCommandTests {
             out["killed_at"] = time.time()
             os.kill(pid, signal.SIGTERM)
             while time.time() < deadline:
-                status = get(monitor, "/health")[0]
+                status, _, closed = get(monitor, "/health")
+                if status == 200 and closed:
+                    out["closed_on_200"] += 1
+                    monitor = spares.pop()
                 if status != 200:
                     out["during"], out["slow_in_flight"] = status, int(worker.is_alive())
                     break
@@ -103,6 +117,8 @@ extension ServeCommandTests {
             script, [serve.port, String(serve.process.pid), LoadedServer.slowPath(0)])
         #expect(seen["before"] == "200")
         #expect(seen["during"] == "503")
+        #expect(
+            seen["closed_on_200"] == "0" || seen["closed_on_200"] == "1", "more than the one racing answer: \(seen)")
         #expect(seen["slow_in_flight"] == "1", "the render ended before /health said 503: \(seen)")
         #expect(seen["slow"] == "200")
         let process = serve.process
