@@ -158,15 +158,10 @@ public final class CatalogStore: Sendable {
     /// Runs `body` outside any transaction: each statement sees the catalog as it is when that
     /// statement starts (autocommit), with no `BEGIN` or `COMMIT` around them. For a few
     /// look-ups whose answers need not come from one snapshot, on a hot path (the watch
-    /// folder's first question about a file: two statements, not four). Read only.
+    /// folder's first question about a file: two statements, not four). Read only: the one
+    /// write allowed outside a transaction is ``writeAlone(_:_:)``.
     package func readEach<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
-        let result: T? = try connection.withConnection { connection in
-            let transaction = CatalogTransaction(connection: connection)
-            defer { transaction.end() }
-            return try body(transaction)
-        }
-        guard let result else { throw connection.closedError }
-        return result
+        try autocommit(body)
     }
 
     /// One write statement outside any transaction and outside the catalog's write lock
@@ -175,7 +170,18 @@ public final class CatalogStore: Sendable {
     /// exclusive writer before planning's file work. Returns the rows changed.
     @discardableResult
     package func writeAlone(_ sql: String, _ values: [CatalogValue]) throws -> Int {
-        try readEach { tx in try tx.db.run(sql, values) }
+        try autocommit { tx in try tx.db.run(sql, values) }
+    }
+
+    /// `body` on a connection with no transaction open: each statement commits alone.
+    private func autocommit<T>(_ body: (CatalogTransaction) throws -> T) throws -> T {
+        let result: T? = try connection.withConnection { connection in
+            let transaction = CatalogTransaction(connection: connection)
+            defer { transaction.end() }
+            return try body(transaction)
+        }
+        guard let result else { throw connection.closedError }
+        return result
     }
 
     private func withConnection<T>(

@@ -49,17 +49,17 @@ extension CatalogBuilder {
         let folder = OutputFolder(root: outputDirectory)
         let turn = PlanningTurn(builder: self, wait: wait)
         let since = since ?? now
-        var taken = try turn.take(since: since, now: Date(), store)
-        if taken == nil {
-            if try turn.awaitEnd(since: since, store) {
-                var plan = QueuePlan()
-                plan.planned = false
-                plan.folderOwned = folder.ownership(catalogID: try store.catalogID()) == .own
-                return plan
-            }
-            taken = try turn.takeAnyway(now: Date(), store)
+        let pass: PlanningTurn.Pass
+        if let taken = try turn.take(since: since, now: Date(), store) {
+            pass = taken
+        } else if try turn.awaitEnd(since: since, store) {
+            var plan = QueuePlan()
+            plan.planned = false
+            plan.folderOwned = folder.ownership(catalogID: try store.catalogID()) == .own
+            return plan
+        } else {
+            pass = try turn.takeAnyway(now: Date(), store)
         }
-        let pass = taken ?? PlanningTurn.Pass(startedAt: 0)
         let catalogID = try store.catalogID()
         let early = try store.read { tx in try QueueSurvey(tx, catalogID: catalogID) }
         let earlyPlan = QueuePlanning(survey: early, builder: self, folder: folder)

@@ -98,6 +98,14 @@ package struct PlanningTurn: Sendable {
         try store.writeAlone(sql, values)
     }
 
+    /// How many passes have begun, and how many ends were recorded (an end older than the last
+    /// one recorded is not): a check, the tests', that builds started together planned once.
+    static func passes(_ store: CatalogStore) throws -> (begun: Int, ended: Int) {
+        try store.read { tx in
+            try tx.db.queryFirst("SELECT started, finished FROM build_planning") { ($0.int(0), $0.int(1)) }
+        } ?? (0, 0)
+    }
+
     private func ending(_ pass: Pass, refused: Bool) -> (String, [CatalogValue]) {
         (
             """

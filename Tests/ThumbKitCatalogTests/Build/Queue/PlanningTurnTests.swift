@@ -29,6 +29,7 @@ struct PlanningTurnTests {
         let second = try builder.planQueue(queue, now: Date(), since: launched, wait: .seconds(5))
         #expect(!second.planned && second.queued.isEmpty && second.upToDate == 0 && second.refusal == nil)
         #expect(try queue.entries() == before)
+        #expect(try PlanningTurn.passes(builder.store) == (begun: 1, ended: 1))
     }
 
     @Test(arguments: CatalogBackend.all) func aPassBegunBeforeTheBuildStartedIsNotUsed(backend: CatalogBackend) throws {
@@ -38,6 +39,7 @@ struct PlanningTurnTests {
         Thread.sleep(forTimeInterval: 0.01)
         let plan = try builder.planQueue(queue, now: Date(), since: Date(), wait: .seconds(5))
         #expect(plan.planned && plan.queued.count == 8)
+        #expect(try PlanningTurn.passes(builder.store) == (begun: 2, ended: 2))
     }
 
     @Test(arguments: CatalogBackend.all) func aPassOfOtherRecipesOrAnotherFolderIsNotUsed(backend: CatalogBackend)
