@@ -16,7 +16,7 @@ enum BuildCommand: Command {
             built-in recipes. The output folder must hold no source picture; the first build \
             claims it for its catalog (OUT/.thumbkit-catalog), and a build of another catalog is \
             refused there. Only files named as outputs are ever removed. Progress is shown on stderr when it is a \
-            terminal; with --json the summary (made, upToDate, removed, failed, failures) is the \
+            terminal; with --json the summary (made, upToDate, removed, failed, failures, planned) is the \
             only thing on stdout. Any number of builds (and 'thumbkit worker's) may run at once on one \
             catalog and output folder: they share the work through the catalog's build queue, each \
             claiming a few records at a time under a lease (--lease), and each prints what it made \
@@ -43,10 +43,11 @@ enum BuildCommand: Command {
         try QueueOptions.reconnect(arguments, store: store) { context.printError($0) }
         let builder = try CatalogOptions.builder(arguments, store: store, jobs: jobs)
         let progress = context.progress
-        let report = try queuedBuild(builder, arguments, launched: launched, progress: progress, context: context)
+        let (report, planned) = try queuedBuild(
+            builder, arguments, launched: launched, progress: progress, context: context)
         progress.finish()
         if try arguments[CommonOptions.json] {
-            try context.writeJSON(report)
+            try context.writeJSON(Summary(report: report, planned: planned))
         } else {
             context.print(report.summary)
         }
@@ -59,7 +60,7 @@ enum BuildCommand: Command {
     private static func queuedBuild(
         _ builder: CatalogBuilder, _ arguments: ParsedArguments, launched: Date,
         progress: ProgressLine, context: CommandContext
-    ) throws -> BuildReport {
+    ) throws -> (BuildReport, planned: Bool) {
         let started = Date()
         let queue = try QueueOptions.queue(arguments, store: builder.store)
         let plan = try planQueue(builder, queue, now: started, launched: launched) { line, attempt in
@@ -67,7 +68,7 @@ enum BuildCommand: Command {
         }
         if let line = plan.refusal {
             context.printError(line)
-            return BuildReport(failed: 1, failures: [line])
+            return (BuildReport(failed: 1, failures: [line]), plan.planned)
         }
         // As a full build always did: dead writers' temporaries go first (the builds of the
         // queued batches are one-record builds, which never walk the folder).
@@ -99,10 +100,27 @@ enum BuildCommand: Command {
             report.upToDate += plan.upToDate
             report.failures.append(line)
             report.failed += 1
-            return report
+            return (report, plan.planned)
         }
         report.upToDate += plan.upToDate
         if !builtApp { report.removed += try builder.sweepAfterQueue(plan, started: started) }
-        return report
+        return (report, plan.planned)
+    }
+
+    /// What `build --json` prints: the report's fields and `planned`, false when this build
+    /// used the planning pass of a build started with it (`QueuePlan.planned`): then that pass
+    /// counted what was already up to date, and `upToDate` counts only what this build found
+    /// current when it came to build it.
+    struct Summary: Encodable {
+        let report: BuildReport
+        let planned: Bool
+
+        private enum Key: String, CodingKey { case planned }
+
+        func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(planned, forKey: .planned)
+        }
     }
 }

@@ -103,6 +103,7 @@ struct CatalogCLITests {
         #expect(first.status == 0 && first.stderr.isEmpty)
         let report = try JSONDecoder().decode(BuildReport.self, from: Data(first.stdout.utf8))
         #expect(report.made == 2 * (5 + 3) + 4 + 33 && report.failed == 0)
+        #expect(try WorkerProcessTests.planned(first.stdout))
         let second = await Run(["build"] + paths)
         #expect(second.stdout == "0 made, \(report.made) up to date, 0 removed, 0 failed\n")
 
