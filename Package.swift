@@ -75,34 +75,55 @@ let package = Package(
         .target(name: "ThumbKitTestSupport", dependencies: ["ThumbKit"]),
         .target(
             name: "ThumbKitCatalogTestSupport", dependencies: ["ThumbKit", "ThumbKitCatalog", "ThumbKitTestSupport"]),
-        .testTarget(name: "ThumbKitTests", dependencies: ["ThumbKit", "ThumbKitQuality", "ThumbKitTestSupport"]),
-        .testTarget(name: "ThumbKitQualityTests", dependencies: ["ThumbKitQuality", "ThumbKitTestSupport"]),
+        // Every target names each module of this package it imports, not only the ones it
+        // reaches through others: SwiftPM recompiles a target when the modules it names change
+        // (scripts/check-target-imports, run by scripts/test).
+        .testTarget(
+            name: "ThumbKitTests",
+            dependencies: ["ThumbKit", "CThumbKit", "CLCMS2", "ThumbKitQuality", "ThumbKitTestSupport"]
+        ),
+        .testTarget(
+            name: "ThumbKitQualityTests", dependencies: ["ThumbKit", "ThumbKitQuality", "ThumbKitTestSupport"]),
         .testTarget(
             name: "ThumbKitCatalogTests",
-            dependencies: ["ThumbKitCatalog", "ThumbKitWatch", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+            dependencies: [
+                "ThumbKit", "CSQLite", "CPostgres", "ThumbKitCatalog", "ThumbKitWatch", "ThumbKitTestSupport",
+                "ThumbKitCatalogTestSupport",
+            ]
         ),
         .testTarget(
             name: "ThumbKitWatchTests",
-            dependencies: ["ThumbKitWatch", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+            dependencies: [
+                "ThumbKit", "ThumbKitCatalog", "ThumbKitWatch", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport",
+            ]
         ),
         .testTarget(
             name: "ThumbKitSiteTests",
-            dependencies: ["ThumbKitSite", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+            dependencies: [
+                "ThumbKit", "ThumbKitCatalog", "ThumbKitSite", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport",
+            ]
         ),
         .testTarget(
             name: "ThumbKitBenchTests",
-            dependencies: ["ThumbKitBench", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+            dependencies: [
+                "ThumbKit", "ThumbKitQuality", "ThumbKitCatalog", "ThumbKitBench", "ThumbKitTestSupport",
+                "ThumbKitCatalogTestSupport",
+            ]
         ),
-        .testTarget(name: "ThumbKitDesktopTests", dependencies: ["ThumbKitDesktop", "ThumbKitTestSupport"]),
+        .testTarget(
+            name: "ThumbKitDesktopTests", dependencies: ["ThumbKit", "ThumbKitDesktop", "ThumbKitTestSupport"]),
         .testTarget(
             name: "ThumbKitServeTests",
-            dependencies: ["ThumbKitServe", "ThumbKitTestSupport", "ThumbKitCatalogTestSupport"]
+            dependencies: [
+                "ThumbKit", "CThumbKit", "CThumbKitServe", "CPostgres", "ThumbKitCatalog", "ThumbKitServe",
+                "ThumbKitTestSupport", "ThumbKitCatalogTestSupport",
+            ]
         ),
         .testTarget(
             name: "ThumbKitCLITests",
             dependencies: [
-                "ThumbKitCLI", "ThumbKitQuality", "ThumbKitBench", "ThumbKitWatch", "ThumbKitSite",
-                "ThumbKitTestSupport",
+                "ThumbKit", "ThumbKitCatalog", "ThumbKitServe", "ThumbKitCLI", "ThumbKitQuality", "ThumbKitBench",
+                "ThumbKitWatch", "ThumbKitSite", "ThumbKitTestSupport",
                 "ThumbKitCatalogTestSupport",
             ]
         ),
