@@ -7,16 +7,15 @@ extension ImageDecoders.JPEG {
     /// libjpeg still Huffman-decodes every AC symbol of such a file at 1/8. Here a component
     /// with a 1×1 IDCT keeps its DC only and its AC symbols are skipped (one table lookup each
     /// for most), and one with a 2×2 IDCT (the chroma of 4:2:0) keeps the 25 coefficients that
-    /// IDCT reads (`JPEGProgressiveCoefficients.keptPositions`). Then, as for progressive files,
-    /// gray and 4:4:4 become pixels here (`.direct`, `JPEGDCPixels`), and every other layout is
-    /// re-coded as a small sequential JPEG that libjpeg decodes at 1/8 through its usual IDCT,
-    /// upsampling and colour conversion (`.transcoded`, `JPEGTranscoder`).
+    /// IDCT reads (`JPEGProgressiveCoefficients.keptPositions`). Gray, 4:4:4, 4:2:2, 4:4:0,
+    /// 4:1:1 and 4:2:0 files then become pixels here (`.direct`, `JPEGScaledPixels`); any other
+    /// layout is re-coded as a small sequential JPEG that libjpeg decodes at 1/8 through its
+    /// usual IDCT, upsampling and colour conversion (`.transcoded`, `JPEGTranscoder`).
     ///
     /// With `directOnly` (what the decoder asks for) only the `.direct` layouts are taken:
     /// re-coding for libjpeg costs more than the skipped AC symbols save (measured on the bench
-    /// photos: 4:2:2 0.76× and 4:2:0 0.58× the speed of libjpeg's own decode), so until the
-    /// 2×2 IDCT and upsampling are done here the other layouts stay with libjpeg; the tests
-    /// still check them.
+    /// photos: 4:2:2 0.76× and 4:2:0 0.58× the speed of libjpeg's own decode); the tests still
+    /// check the other layouts.
     ///
     /// All or nothing: any irregularity libjpeg would warn about or guess at gives nil (see
     /// `JPEGProgressiveCoefficients.decodeSequential`), and so does a libjpeg warning on the
@@ -27,7 +26,7 @@ extension ImageDecoders.JPEG {
     ) -> (pixels: [UInt8], route: ProgressiveRoute)? {
         guard let info = source.jpeg, !info.headerWarned, let markers = info.markers, let sof = markers.frame,
             sof.marker == 0xC0 || sof.marker == 0xC1,
-            !directOnly || JPEGDCPixels.handles(sof.frame, colorSpace: info.colorSpace),
+            !directOnly || JPEGScaledPixels.handles(sof.frame, colorSpace: info.colorSpace),
             let layout = markers.layout
         else { return nil }
         let frame = layout.frame
@@ -39,9 +38,7 @@ extension ImageDecoders.JPEG {
             let coefficients = JPEGProgressiveCoefficients.decodeSequential(
                 layout, kept: kept, deadline: deadline, maxBytes: maxBytes)
         else { return nil }
-        if kept.allSatisfy({ $0 == [0] }),
-            let pixels = JPEGDCPixels.rgba(coefficients, frame: frame, colorSpace: info.colorSpace)
-        {
+        if let pixels = JPEGScaledPixels.rgba(coefficients, frame: frame, colorSpace: info.colorSpace) {
             return (pixels, .direct)
         }
         guard let stream = JPEGTranscoder.transcode(coefficients, layout: layout),

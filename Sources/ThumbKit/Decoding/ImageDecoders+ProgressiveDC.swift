@@ -20,9 +20,9 @@ extension ImageDecoders.JPEG {
     /// component's IDCT up rather than upsample it: `jpeg_calc_output_dimensions`). A 1×1 IDCT
     /// reads only the DC coefficient, so when every component has one (4:4:4, 4:2:2, 4:4:0 and
     /// gray files) the DC scans are all that matter: they are decoded here (2 bytes a block), then
-    /// either turned into pixels here when each block is one output pixel of every component
-    /// (gray and 4:4:4: `.direct`, see `JPEGDCPixels`), or re-coded as a sequential JPEG that
-    /// libjpeg decodes in one pass with almost no memory (`.transcoded`).
+    /// either turned into pixels here when libjpeg would only replicate them (gray, 4:4:4,
+    /// 4:2:2, 4:4:0 and 4:1:1 YCbCr: `.direct`, see `JPEGScaledPixels`), or re-coded as a
+    /// sequential JPEG that libjpeg decodes in one pass with almost no memory (`.transcoded`).
     /// Otherwise (4:2:0: the chroma IDCT is 2×2 and reads AC coefficients) libjpeg gets the file
     /// minus the AC scans of the 1×1 components (`.filtered`), which still saves most of the
     /// entropy decoding but not libjpeg's whole-image coefficient buffer.
@@ -52,7 +52,7 @@ extension ImageDecoders.JPEG {
         if sizes.allSatisfy({ $0 == 1 }) {
             guard let dc = JPEGProgressiveCoefficients.decode(layout, deadline: deadline, maxBytes: maxBytes)
             else { return nil }
-            if let pixels = JPEGDCPixels.rgba(dc, frame: frame, colorSpace: info.colorSpace) {
+            if let pixels = JPEGScaledPixels.rgba(dc, frame: frame, colorSpace: info.colorSpace) {
                 return (pixels, .direct)
             }
             guard let stream = JPEGTranscoder.transcode(dc, layout: layout),

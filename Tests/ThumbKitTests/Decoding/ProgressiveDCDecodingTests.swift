@@ -26,9 +26,9 @@ struct ProgressiveDCDecodingTests {
     @Test(arguments: [
         ("ycc444-progressive-restart3-75x53.jpg", Route.direct),
         ("ycc444-progressive-split-dc-q100-75x53.jpg", .direct),
-        ("ycc422-progressive-75x53.jpg", .transcoded),
-        ("ycc440-progressive-restart1row-75x53.jpg", .transcoded),
-        ("ycc411-progressive-75x53.jpg", .transcoded),
+        ("ycc422-progressive-75x53.jpg", .direct),
+        ("ycc440-progressive-restart1row-75x53.jpg", .direct),
+        ("ycc411-progressive-75x53.jpg", .direct),
         ("gray-progressive-q100-75x53.jpg", .direct),
         ("ycc420-progressive-75x53.jpg", .filtered),
     ])
@@ -46,8 +46,8 @@ struct ProgressiveDCDecodingTests {
             ("jpeg/jpeg-decoder/non-interleaved-mcu.jpg", .filtered),
             ("jpeg/jpeg-decoder/progressive-missing-ac.jpg", .direct),
             ("jpeg/pillow/icc_profile_big.jpg", .direct),
-            ("photos/plasma_ColorfulCups_2560x1600.jpg", .transcoded),
-            ("photos/lomiri16_aitzgorri_by_Aitzol_Berasategi.jpg", .transcoded),
+            ("photos/plasma_ColorfulCups_2560x1600.jpg", .direct),
+            ("photos/lomiri16_aitzgorri_by_Aitzol_Berasategi.jpg", .direct),
             ("photos/lomiri16_friends_by_Aitzol_Berasategi.jpg", .filtered),
         ])
     func corpusFileDecodesToTheSameBytesAsTheWholeFile(_ path: String, _ route: Route) throws {
@@ -180,8 +180,8 @@ struct ProgressiveDCDecodingTests {
         let dc = JPEGProgressiveCoefficients(
             dcCoefficients: coefficients, offsets: (0..<componentCount).map { $0 * blocks },
             quantTables: Array(repeating: quant, count: componentCount))
-        let colorSpace = componentCount == 1 ? JPEGDCPixels.grayscale : JPEGDCPixels.ycbcr
-        let direct = try #require(JPEGDCPixels.rgba(dc, frame: frame, colorSpace: colorSpace))
+        let colorSpace = componentCount == 1 ? JPEGScaledPixels.grayscale : JPEGScaledPixels.ycbcr
+        let direct = try #require(JPEGScaledPixels.rgba(dc, frame: frame, colorSpace: colorSpace))
         let stream = try #require(JPEGTranscoder.transcode(dc, frame: frame, markers: []))
         let libjpeg = ImageDecoders.JPEG.libjpegDecode(
             stream, width: width, height: height, scaleNumerator: 1, blockSmoothing: false, failOnWarning: true)
