@@ -39,7 +39,8 @@ enum JPEGScaledPixels {
             guard size <= 2, frame.maxH % (component.h * size) == 0, frame.maxV % (component.v * size) == 0
             else { return nil }
             plans.append(
-                Plan(idctSize: size, across: frame.maxH / (component.h * size), down: frame.maxV / (component.v * size)))
+                Plan(idctSize: size, across: frame.maxH / (component.h * size), down: frame.maxV / (component.v * size))
+            )
         }
         return plans
     }
@@ -65,7 +66,9 @@ enum JPEGScaledPixels {
         let height = (frame.height + 7) / 8
         var planes: [ComponentPlane] = []
         for c in frame.components.indices {
-            guard let plane = ComponentPlane(decoded, component: c, frame: frame, plan: plans[c], width: width, height: height)
+            guard
+                let plane = ComponentPlane(
+                    decoded, component: c, frame: frame, plan: plans[c], width: width, height: height)
             else { return nil }
             planes.append(plane)
         }

@@ -25,7 +25,9 @@ struct ReducedIDCT2x2Tests {
     /// Each chroma block is photo-like (mostly zeros, small values), dense (a quarter zeros,
     /// values that drive outputs into the range limit) or, with `extremeShare` percent
     /// likelihood, extreme (any 8-bit file's magnitude, with quantisers up to `quantMax`).
-    static func image(seed: UInt64, extremeShare: Int, quantMax: Int) -> (JPEGProgressiveCoefficients, JPEGScanLayout.Frame) {
+    static func image(seed: UInt64, extremeShare: Int, quantMax: Int) -> (
+        JPEGProgressiveCoefficients, JPEGScanLayout.Frame
+    ) {
         var numbers = Numbers(state: seed)
         let components = [
             JPEGScanLayout.Component(id: 1, h: 2, v: 2, quantTable: 0),
