@@ -80,28 +80,37 @@ struct JPEGBitReader {
     @inline(__always)
     mutating func symbol(_ table: UnsafePointer<Int32>) -> Int? {
         if bitCount < 16 { fill() }
-        let entry = table[Int(buffer >> UInt64(64 - JPEGHuffmanTable.lookaheadBits))]
-        let length = Int(entry >> 8)
-        if length > 0 {
-            guard length <= bitCount else { return nil }
-            buffer <<= UInt64(length)
-            bitCount -= length
-            return Int(entry & 0xFF)
-        }
-        // Longer codes (F.2.2.3): compare with the largest code of each length in turn.
-        var length2 = JPEGHuffmanTable.lookaheadBits + 1
-        while length2 <= 16 {
-            let code = Int32(truncatingIfNeeded: buffer >> UInt64(64 - length2))
-            if code <= table[JPEGHuffmanTable.maxCodeStart + length2] {
-                guard length2 <= bitCount else { return nil }
-                buffer <<= UInt64(length2)
-                bitCount -= length2
-                let index = Int(code + table[JPEGHuffmanTable.valueOffsetStart + length2])
-                return Int(table[JPEGHuffmanTable.symbolsStart + index])
+        let entry = Self.decode(buffer, table)
+        let length = entry &>> 8
+        guard length > 0, length <= bitCount else { return nil }
+        buffer <<= UInt64(truncatingIfNeeded: length)
+        bitCount &-= length
+        return entry & 0xFF
+    }
+
+    /// The symbol whose code starts `window` (bits left-aligned) in the Huffman table at
+    /// `table`, as `length << 8 | symbol`, or 0 for a code not in the table. Pure, so that the
+    /// scan loops, which consume the bits themselves, keep the reader in registers.
+    @inline(__always)
+    static func decode(_ window: UInt64, _ table: UnsafePointer<Int32>) -> Int {
+        let entry = Int(table[Int(window >> UInt64(64 - JPEGHuffmanTable.lookaheadBits))])
+        return entry != 0 ? entry : longCode(window, table)
+    }
+
+    /// `decode` for a code longer than the lookahead (F.2.2.3): compares with the largest code
+    /// of each length in turn.
+    @inline(never)
+    static func longCode(_ window: UInt64, _ table: UnsafePointer<Int32>) -> Int {
+        var length = JPEGHuffmanTable.lookaheadBits + 1
+        while length <= 16 {
+            let code = Int32(truncatingIfNeeded: window >> UInt64(64 - length))
+            if code <= table[JPEGHuffmanTable.maxCodeStart + length] {
+                let index = Int(code + table[JPEGHuffmanTable.valueOffsetStart + length])
+                return length << 8 | Int(table[JPEGHuffmanTable.symbolsStart + index])
             }
-            length2 += 1
+            length += 1
         }
-        return nil
+        return 0
     }
 
     /// F.2.2.1 EXTEND: `raw`, `size` bits long, as a signed value (a leading 0 bit means negative).
@@ -111,42 +120,81 @@ struct JPEGBitReader {
     }
 
     /// Skips the AC coefficients of one sequential block (F.2.2.2) without keeping them:
-    /// `skip` is the block's `JPEGHuffmanTable.skipTable` (code, magnitude bits and run in one
-    /// lookup), `table` its packed AC table for codes the skip table does not fold. A run past
-    /// position 63 ends the block as in libjpeg. False for a bad code or data running out.
+    /// `skip` is the block's `JPEGHuffmanTable.skipTable` (up to three symbols with their
+    /// magnitude bits in one lookup), `table` its packed AC table for codes longer than the skip
+    /// table's window. A run past position 63 ends the block as in libjpeg. False for a bad code
+    /// or data running out.
     @inline(__always)
-    mutating func skipAC(skip: UnsafePointer<UInt16>, table: UnsafePointer<Int32>) -> Bool {
+    mutating func skipAC(skip: UnsafePointer<UInt32>, table: UnsafePointer<Int32>) -> Bool {
+        var k = 1
+        while true {
+            if bitCount < 32 { fill() }
+            let entry = skip[Int(buffer >> UInt64(64 - JPEGHuffmanTable.skipBits))]
+            if entry != 0 {
+                // Whole when every symbol but the last starts inside the block (an end-of-block
+                // ends the entry); otherwise the first symbol alone, which always does.
+                let whole = k &+ SkipEntry.beforeLast(entry) < 64
+                let length = whole ? SkipEntry.bits(entry) : SkipEntry.firstBits(entry)
+                guard length <= bitCount else { return false }
+                buffer <<= UInt64(truncatingIfNeeded: length)
+                bitCount &-= length
+                k &+= whole ? SkipEntry.advance(entry) : SkipEntry.firstAdvance(entry)
+                if (whole && SkipEntry.endsBlock(entry)) || k >= 64 { return true }
+                continue
+            }
+            // A code longer than the skip table's window: code and magnitude (at most 16 + 15
+            // bits) from the 32 just loaded.
+            let long = Self.decode(buffer, table)
+            let size = long & 15
+            let length = (long &>> 8) &+ size
+            guard long != 0, length <= bitCount else { return false }
+            buffer <<= UInt64(truncatingIfNeeded: length)
+            bitCount &-= length
+            let rs = long & 0xFF
+            if size != 0 {
+                k &+= (rs &>> 4) &+ 1
+            } else if rs == 0xF0 {
+                k &+= 16
+            } else {
+                return true
+            }
+            if k >= 64 { return true }
+        }
+    }
+
+    /// Decodes the AC coefficients of one sequential block (F.2.2.2), storing those whose
+    /// zigzag position has a slot in `slots` (-1: not kept; a run past 63 lands on 63, as
+    /// libjpeg's natural-order table makes it). Codes within the lookahead are read with their
+    /// magnitude bits from one refill. False for a bad code or data running out.
+    // Transparent rather than `@inline(__always)`, which the optimiser did not honour for this
+    // and `dcDifference` inside the scan loop: the calls took the reader's address, so its
+    // buffer went through memory on every symbol (measured 5 % slower decoding).
+    @_transparent
+    mutating func keptAC(
+        table: UnsafePointer<Int32>, slots: UnsafePointer<Int8>, into block: UnsafeMutablePointer<Int16>
+    )
+        -> Bool
+    {
         var k = 1
         while k < 64 {
             if bitCount < 32 { fill() }
-            let entry = Int(skip[Int(buffer >> UInt64(64 - JPEGHuffmanTable.skipBits))])
-            if entry != 0 {
-                let length = entry & 31
-                guard length <= bitCount else { return false }
-                buffer <<= UInt64(truncatingIfNeeded: length)
-                bitCount &-= length
-                k &+= entry &>> 5
-                continue
-            }
-            // A code of up to 9 bits whose magnitude bits make it longer than the skip table:
-            // both at once from the lookahead (at most 9 + 15 bits, within the 32 just loaded).
-            let short = Int(table[Int(buffer >> UInt64(64 - JPEGHuffmanTable.lookaheadBits))])
-            if short != 0 {
-                let size = short & 15
-                let length = (short &>> 8) &+ size
-                guard length <= bitCount else { return false }
-                buffer <<= UInt64(truncatingIfNeeded: length)
-                bitCount &-= length
-                k &+= size != 0 ? ((short &>> 4) & 15) &+ 1 : (short & 0xFF) == 0xF0 ? 16 : 64
-                continue
-            }
-            guard let rs = symbol(table) else { return false }
+            // The code (at most 16 bits) and its magnitude (at most 15), within the 32 loaded.
+            let entry = Self.decode(buffer, table)
+            let length = entry &>> 8
+            let rs = entry & 0xFF
+            let total = length &+ (rs & 15)
+            guard length > 0, total <= bitCount else { return false }
+            let raw = rs & 15 == 0 ? 0 : Int(truncatingIfNeeded: (buffer << UInt64(length)) >> UInt64(64 &- (rs & 15)))
+            buffer <<= UInt64(truncatingIfNeeded: total)
+            bitCount &-= total
             let size = rs & 15
             if size != 0 {
-                guard bits(size) != nil else { return false }
-                k += (rs >> 4) + 1
+                k &+= rs &>> 4
+                let slot = Int(slots[min(k, 63)])
+                if slot >= 0 { block[slot] = Int16(truncatingIfNeeded: Self.extend(raw, size: size)) }
+                k &+= 1
             } else if rs == 0xF0 {
-                k += 16
+                k &+= 16
             } else {
                 return true
             }
@@ -154,8 +202,25 @@ struct JPEGBitReader {
         return true
     }
 
+    /// A DC difference (F.2.2.1): its category from the DC table at `table`, then that many
+    /// magnitude bits, read from one refill when the code is within the lookahead. Nil for a bad
+    /// code or data running out.
+    @_transparent  // see `keptAC`
+    mutating func dcDifference(table: UnsafePointer<Int32>) -> Int? {
+        if bitCount < 32 { fill() }
+        let entry = Self.decode(buffer, table)
+        let length = entry &>> 8
+        let size = entry & 15
+        guard length > 0, length &+ size <= bitCount else { return nil }
+        let raw = size == 0 ? 0 : Int(truncatingIfNeeded: (buffer << UInt64(length)) >> UInt64(64 &- size))
+        buffer <<= UInt64(truncatingIfNeeded: length &+ size)
+        bitCount &-= length &+ size
+        return size == 0 ? 0 : Self.extend(raw, size: size)
+    }
+
     /// At a restart boundary: drops the padding bits of the interval just read and consumes the
     /// marker RST`number`. False when more than padding is left or another marker follows.
+    @inline(__always)
     mutating func restart(expecting number: Int) -> Bool {
         guard atEndOfData() else { return false }
         guard position + 1 < end, bytes[position] == 0xFF, bytes[position + 1] == 0xD0 + UInt8(number & 7) else {

@@ -65,22 +65,72 @@ extension JPEGHuffmanTable {
     static let skipBits = 12
 
     /// For an AC table of a sequential scan whose coefficients are not kept: for each 12-bit
-    /// prefix, `advance << 5 | bits` when a whole symbol and its magnitude bits fit in it, where
-    /// `bits` is their total length and `advance` how far the zigzag position moves (run + 1,
-    /// 16 for sixteen zeros, 64 for end-of-block); 0 when they do not (the caller then decodes
-    /// the symbol from `packed`). Built from the 9-bit lookahead, so codes up to 9 bits fold.
-    var skipTable: [UInt16] {
-        let shift = Self.skipBits - Self.lookaheadBits
-        return (0..<(1 << Self.skipBits)).map { prefix in
-            let entry = Int(packed[prefix >> shift])
-            let length = entry >> 8
-            guard length > 0 else { return 0 }
-            let symbol = entry & 0xFF
-            let size = symbol & 15
-            guard length + size <= Self.skipBits else { return 0 }
-            let advance = size != 0 ? (symbol >> 4) + 1 : symbol == 0xF0 ? 16 : 64
-            return UInt16(advance << 5 | (length + size))
+    /// window, up to three whole symbols that start there, with their magnitude bits (a later
+    /// symbol counts only when its whole code lies inside the window; its magnitude bits may
+    /// run past it, as the first symbol's may). 0 when the first code is longer than 12 bits
+    /// (the caller then decodes it from `packed`). An entry (see `SkipEntry`) holds the bits
+    /// all its symbols take, how far they move the zigzag position (run + 1, 16 for sixteen
+    /// zeros), whether the last is end-of-block, how far all but the last move it (the caller
+    /// takes the entry whole only when every symbol but the last starts inside the block), and
+    /// the first symbol's own bits and advance (what it takes otherwise).
+    var skipTable: [UInt32] {
+        let width = Self.skipBits
+        let mask = (1 << width) - 1
+        let single = (0..<(1 << width)).map { leadingSymbol($0, width: width) }
+        return (0..<(1 << width)).map { window in
+            guard let first = single[window] else { return 0 }
+            var bits = first.length + first.size
+            var advance = first.advance
+            var beforeLast = 0
+            var endsBlock = first.endsBlock
+            var symbols = 1
+            while symbols < 3, !endsBlock, bits < width {
+                guard let next = single[(window << bits) & mask], next.length <= width - bits else { break }
+                beforeLast = advance
+                bits += next.length + next.size
+                advance += next.advance
+                endsBlock = next.endsBlock
+                symbols += 1
+            }
+            return SkipEntry.pack(
+                bits: bits, advance: advance, beforeLast: beforeLast, endsBlock: endsBlock,
+                firstBits: first.length + first.size, firstAdvance: first.advance)
         }
+    }
+
+    /// The AC symbol whose code starts `window` (`width` bits, the code no longer than that):
+    /// its code length, magnitude bits, advance of the zigzag position and whether it ends the
+    /// block; nil when the code is longer (F.2.2.3 over the per-length code bounds).
+    private func leadingSymbol(_ window: Int, width: Int) -> (length: Int, size: Int, advance: Int, endsBlock: Bool)? {
+        for length in 1...width {
+            let code = Int32(window >> (width - length))
+            guard code <= packed[Self.maxCodeStart + length] else { continue }
+            let index = Int(code + packed[Self.valueOffsetStart + length])
+            guard index >= 0, Self.symbolsStart + index < packed.count else { return nil }
+            let symbol = Int(packed[Self.symbolsStart + index])
+            let size = symbol & 15
+            let endsBlock = size == 0 && symbol != 0xF0
+            return (length, size, size != 0 ? (symbol >> 4) + 1 : endsBlock ? 0 : 16, endsBlock)
+        }
+        return nil
+    }
+}
+
+/// The fields of a `JPEGHuffmanTable.skipTable` entry, packed in 32 bits.
+enum SkipEntry {
+    @inline(__always) static func bits(_ e: UInt32) -> Int { Int(e & 63) }
+    @inline(__always) static func endsBlock(_ e: UInt32) -> Bool { e & 64 != 0 }
+    @inline(__always) static func advance(_ e: UInt32) -> Int { Int((e >> 7) & 127) }
+    @inline(__always) static func beforeLast(_ e: UInt32) -> Int { Int((e >> 14) & 127) }
+    @inline(__always) static func firstBits(_ e: UInt32) -> Int { Int((e >> 21) & 63) }
+    @inline(__always) static func firstAdvance(_ e: UInt32) -> Int { Int(e >> 27) }
+
+    static func pack(bits: Int, advance: Int, beforeLast: Int, endsBlock: Bool, firstBits: Int, firstAdvance: Int)
+        -> UInt32
+    {
+        precondition(bits < 64 && advance < 128 && beforeLast < 128 && firstBits < 64 && firstAdvance < 32)
+        return UInt32(bits) | (endsBlock ? 64 : 0) | UInt32(advance) << 7 | UInt32(beforeLast) << 14
+            | UInt32(firstBits) << 21 | UInt32(firstAdvance) << 27
     }
 }
 

@@ -140,11 +140,8 @@ extension JPEGProgressiveCoefficients {
                                         for b in 0..<blocks {
                                             let l = lane.baseAddress! + b * 8
                                             let index = l[0] &+ my &* l[1] &+ mx &* l[2]
-                                            guard let size = reader.symbol(table + l[3]) else { return false }
-                                            var diff = 0
-                                            if size > 0 {
-                                                guard let raw = reader.bits(size) else { return false }
-                                                diff = JPEGBitReader.extend(raw, size: size)
+                                            guard let diff = reader.dcDifference(table: table + l[3]) else {
+                                                return false
                                             }
                                             let value: Int
                                             switch l[7] {
@@ -168,8 +165,8 @@ extension JPEGProgressiveCoefficients {
                                                 else { return false }
                                             } else {
                                                 guard
-                                                    decodeKeptAC(
-                                                        &reader, table: table + l[4], slots: slotTable + l[6],
+                                                    reader.keptAC(
+                                                        table: table + l[4], slots: slotTable + l[6],
                                                         into: coefficient + index)
                                                 else { return false }
                                             }
@@ -183,32 +180,5 @@ extension JPEGProgressiveCoefficients {
                 }
             }
         }
-    }
-
-    /// One block's AC coefficients, storing those whose zigzag position has a slot (a run past
-    /// 63 lands on 63, as libjpeg's natural-order table makes it). False on a bad code or data
-    /// running out.
-    @inline(__always)
-    private static func decodeKeptAC(
-        _ reader: inout JPEGBitReader, table: UnsafePointer<Int32>, slots: UnsafePointer<Int8>,
-        into block: UnsafeMutablePointer<Int16>
-    ) -> Bool {
-        var k = 1
-        while k < 64 {
-            guard let rs = reader.symbol(table) else { return false }
-            let size = rs & 15
-            if size != 0 {
-                k += rs >> 4
-                guard let raw = reader.bits(size) else { return false }
-                let slot = Int(slots[min(k, 63)])
-                if slot >= 0 { block[slot] = Int16(truncatingIfNeeded: JPEGBitReader.extend(raw, size: size)) }
-                k += 1
-            } else if rs == 0xF0 {
-                k += 16
-            } else {
-                return true
-            }
-        }
-        return true
     }
 }

@@ -64,92 +64,96 @@ enum JPEGScaledPixels {
         else { return nil }
         let width = (frame.width + 7) / 8
         let height = (frame.height + 7) / 8
-        var planes: [ComponentPlane] = []
+        var planes: [[UInt8]] = []
         for c in frame.components.indices {
             guard
-                let plane = ComponentPlane(
+                let plane = Self.plane(
                     decoded, component: c, frame: frame, plan: plans[c], width: width, height: height)
             else { return nil }
             planes.append(plane)
         }
-        let tables = YCCTables.shared
-        let (crToR, cbToB, crToG, cbToG) = (tables.crToR, tables.cbToB, tables.crToG, tables.cbToG)
-        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, initialized in
-            var o = 0
-            for y in 0..<height {
-                if planes.count == 1 {
-                    for x in 0..<width {
-                        let v = planes[0].sample(x, y)
-                        out[o] = v
-                        out[o + 1] = v
-                        out[o + 2] = v
-                        out[o + 3] = 255
-                        o += 4
-                    }
-                    continue
+        let count = width * height
+        if planes.count == 1 {
+            return [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
+                for (i, v) in planes[0].enumerated() {
+                    out[4 * i] = v
+                    out[4 * i + 1] = v
+                    out[4 * i + 2] = v
+                    out[4 * i + 3] = 255
                 }
-                for x in 0..<width {
-                    let luma = Int(planes[0].sample(x, y))
-                    let cb = Int(planes[1].sample(x, y))
-                    let cr = Int(planes[2].sample(x, y))
-                    out[o] = clamp(luma + crToR[cr])
-                    out[o + 1] = clamp(luma + (cbToG[cb] + crToG[cr]) >> 16)
-                    out[o + 2] = clamp(luma + cbToB[cb])
-                    out[o + 3] = 255
-                    o += 4
+                initialized = count * 4
+            }
+        }
+        let tables = YCCTables.shared
+        return planes[0].withUnsafeBufferPointer { luma in
+            planes[1].withUnsafeBufferPointer { cb in
+                planes[2].withUnsafeBufferPointer { cr in
+                    tables.crToR.withUnsafeBufferPointer { crToR in
+                        tables.cbToB.withUnsafeBufferPointer { cbToB in
+                            tables.crToG.withUnsafeBufferPointer { crToG in
+                                tables.cbToG.withUnsafeBufferPointer { cbToG in
+                                    [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
+                                        precondition(luma.count == count && cb.count == count && cr.count == count)
+                                        for i in 0..<count {
+                                            let y = Int(luma[i])
+                                            let b = Int(cb[i])
+                                            let r = Int(cr[i])
+                                            out[4 * i] = clamp(y + crToR[r])
+                                            out[4 * i + 1] = clamp(y + (cbToG[b] + crToG[r]) >> 16)
+                                            out[4 * i + 2] = clamp(y + cbToB[b])
+                                            out[4 * i + 3] = 255
+                                        }
+                                        initialized = count * 4
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
-            initialized = width * height * 4
         }
     }
 
-    /// One component's IDCT output over the blocks the output reaches, and how output pixels map
-    /// onto it.
-    struct ComponentPlane {
-        private let samples: [UInt8]
-        private let stride: Int
-        private let plan: Plan
-
-        init?(
-            _ decoded: JPEGProgressiveCoefficients, component c: Int, frame: JPEGScanLayout.Frame, plan: Plan,
-            width: Int, height: Int
-        ) {
-            let size = plan.idctSize
-            let blocksWide = ((width + plan.across - 1) / plan.across + size - 1) / size
-            let blocksHigh = ((height + plan.down - 1) / plan.down + size - 1) / size
-            let count = decoded.kept[c].count
-            let blockStride = frame.paddedBlocksWide(c) * count
-            let offset = decoded.offsets[c]
-            precondition(
-                blocksWide <= frame.paddedBlocksWide(c) && blocksHigh <= frame.paddedBlocksHigh(c)
-                    && offset + (blocksHigh - 1) * blockStride + blocksWide * count <= decoded.coefficients.count,
-                "Output outside the component's blocks.")
-            let quant = decoded.quantTables[c]
-            stride = blocksWide * size
-            self.plan = plan
-            var failed = false
-            let stride = stride
-            samples = decoded.coefficients.withUnsafeBufferPointer { coefficients in
-                [UInt8](unsafeUninitializedCapacity: stride * blocksHigh * size) { out, initialized in
-                    initialized = stride * blocksHigh * size
-                    if size == 1 {
-                        let q = Int(quant[0])
-                        for by in 0..<blocksHigh {
-                            let row = offset + by * blockStride
-                            for bx in 0..<blocksWide {
-                                out[by * stride + bx] = UInt8(JPEGScaledPixels.sample(coefficients[row + bx], quant: q))
-                            }
-                        }
-                        return
-                    }
-                    let idct = ReducedIDCT2x2(kept: decoded.kept[c], quant: quant)
+    /// One component's samples for each of the `width` × `height` output pixels: its IDCT
+    /// output over the blocks the output reaches, replicated as its plan says. Nil when a 2×2
+    /// block leaves the range `ReducedIDCT2x2` answers for.
+    static func plane(
+        _ decoded: JPEGProgressiveCoefficients, component c: Int, frame: JPEGScanLayout.Frame, plan: Plan,
+        width: Int, height: Int
+    ) -> [UInt8]? {
+        let size = plan.idctSize
+        // The IDCT output the output pixels reach, and the blocks that hold it.
+        let columns = (width + plan.across - 1) / plan.across
+        let rows = (height + plan.down - 1) / plan.down
+        let blocksWide = (columns + size - 1) / size
+        let blocksHigh = (rows + size - 1) / size
+        let count = decoded.kept[c].count
+        let blockStride = frame.paddedBlocksWide(c) * count
+        let offset = decoded.offsets[c]
+        precondition(
+            blocksWide <= frame.paddedBlocksWide(c) && blocksHigh <= frame.paddedBlocksHigh(c)
+                && offset + (blocksHigh - 1) * blockStride + blocksWide * count <= decoded.coefficients.count,
+            "Output outside the component's blocks.")
+        let stride = blocksWide * size
+        var failed = false
+        let samples = decoded.coefficients.withUnsafeBufferPointer { coefficients in
+            [UInt8](unsafeUninitializedCapacity: stride * blocksHigh * size) { out, initialized in
+                initialized = stride * blocksHigh * size
+                let base = coefficients.baseAddress! + offset
+                if size == 1 {
+                    let q = Int(decoded.quantTables[c][0])
                     for by in 0..<blocksHigh {
                         for bx in 0..<blocksWide {
-                            let block = coefficients.baseAddress! + offset + by * blockStride + bx * count
-                            guard let p = idct.samples(block) else {
-                                failed = true
-                                return
-                            }
+                            out[by * stride + bx] = UInt8(sample(base[by * blockStride + bx], quant: q))
+                        }
+                    }
+                    return
+                }
+                let idct = ReducedIDCT2x2(quant: decoded.quantTables[c])
+                failed = !idct.withKernel { kernel in
+                    for by in 0..<blocksHigh {
+                        for bx in 0..<blocksWide {
+                            guard let p = kernel.samples(base + by * blockStride + bx * count) else { return false }
                             let o = 2 * by * stride + 2 * bx
                             out[o] = p.0
                             out[o + 1] = p.1
@@ -157,15 +161,26 @@ enum JPEGScaledPixels {
                             out[o + stride + 1] = p.3
                         }
                     }
+                    return true
                 }
             }
-            if failed { return nil }
         }
-
-        /// The sample output pixel (x, y) takes.
-        @inline(__always)
-        func sample(_ x: Int, _ y: Int) -> UInt8 {
-            samples[(y / plan.down) * stride + x / plan.across]
+        if failed { return nil }
+        if plan.across == 1, plan.down == 1, stride == width, samples.count == width * height { return samples }
+        return [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
+            samples.withUnsafeBufferPointer { samples in
+                precondition(((height - 1) / plan.down) * stride + (width - 1) / plan.across < samples.count)
+                for y in 0..<height {
+                    let row = samples.baseAddress! + (y / plan.down) * stride
+                    let target = out.baseAddress! + y * width
+                    switch plan.across {
+                    case 1: target.update(from: row, count: width)
+                    case 2: for x in 0..<width { target[x] = row[x &>> 1] }
+                    default: for x in 0..<width { target[x] = row[x / plan.across] }
+                    }
+                }
+            }
+            initialized = width * height
         }
     }
 
