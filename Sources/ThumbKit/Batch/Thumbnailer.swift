@@ -101,7 +101,7 @@ public enum Thumbnailer {
                 scaleNumerator: numerator, threads: threads, deadline: deadline, spareSlot: spareSlot)
         }
         let decoded = try ImageDecoders.decode(
-            source, options: decode, minimumScale: minimumScale, deadline: deadline)
+            source, options: decode, minimumScale: minimumScale, deadline: deadline, threads: threads)
         var images: [PixelBuffer] = []
         for variant in variants {
             images.append(

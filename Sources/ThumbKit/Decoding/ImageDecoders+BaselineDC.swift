@@ -20,9 +20,11 @@ extension ImageDecoders.JPEG {
     /// All or nothing: any irregularity libjpeg would warn about or guess at gives nil (see
     /// `JPEGProgressiveCoefficients.decodeSequential`), and so does a libjpeg warning on the
     /// re-coded stream. Nil too once `deadline` has passed, or when the kept coefficients would
-    /// take more than `maxBytes`; the caller checks the deadline before it falls back.
+    /// take more than `maxBytes`; the caller checks the deadline before it falls back. A file with
+    /// restart markers is decoded on up to `threads` threads.
     static func decodeBaselineAtOneEighth(
-        _ source: ImageSource, deadline: Deadline = .never, maxBytes: Int = .max, directOnly: Bool = false
+        _ source: ImageSource, deadline: Deadline = .never, maxBytes: Int = .max, directOnly: Bool = false,
+        threads: Int = 1
     ) -> (pixels: [UInt8], route: ProgressiveRoute)? {
         guard let info = source.jpeg, !info.headerWarned, let markers = info.markers, let sof = markers.frame,
             sof.marker == 0xC0 || sof.marker == 0xC1,
@@ -36,7 +38,7 @@ extension ImageDecoders.JPEG {
         // A 4×4 or larger IDCT (unusual sampling) reads too much to be worth it.
         guard kept.allSatisfy({ $0.count <= 25 }),
             let coefficients = JPEGProgressiveCoefficients.decodeSequential(
-                layout, kept: kept, deadline: deadline, maxBytes: maxBytes)
+                layout, kept: kept, deadline: deadline, maxBytes: maxBytes, threads: threads)
         else { return nil }
         if let pixels = JPEGScaledPixels.rgba(coefficients, frame: frame, colorSpace: info.colorSpace) {
             return (pixels, .direct)

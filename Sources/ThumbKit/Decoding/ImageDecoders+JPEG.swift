@@ -50,10 +50,11 @@ extension ImageDecoders {
         /// paths are held to.
         static func decode(
             _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline = .never,
-            fastPaths: Bool = true
+            fastPaths: Bool = true, threads: Int = 1
         ) throws(DecodeError) -> DecodedImage {
             let start = try begin(
-                source, options: options, scaleNumerator: scaleNumerator, deadline: deadline, fastPaths: fastPaths)
+                source, options: options, scaleNumerator: scaleNumerator, deadline: deadline, fastPaths: fastPaths,
+                threads: threads)
             let (data, path, info) = try jpegParts(source)
             let (header, width, height) = (info.header, start.width, start.height)
             var pixels: [UInt8]
@@ -93,7 +94,7 @@ extension ImageDecoders {
         /// about damage there.
         static func begin(
             _ source: ImageSource, options: DecodeOptions, scaleNumerator: Int, deadline: Deadline,
-            fastPaths: Bool = true
+            fastPaths: Bool = true, threads: Int = 1
         ) throws(DecodeError) -> (width: Int, height: Int, fast: [UInt8]?, decoder: DecodePath) {
             let (_, path, info) = try jpegParts(source)
             let header = info.header
@@ -111,8 +112,8 @@ extension ImageDecoders {
             } else if fastPaths && scaleNumerator == 1 {
                 fast =
                     decodeBaselineAtOneEighth(
-                        source, deadline: deadline, maxBytes: options.limits.coefficientBudgetBytes, directOnly: true
-                    )?.pixels
+                        source, deadline: deadline, maxBytes: options.limits.coefficientBudgetBytes, directOnly: true,
+                        threads: threads)?.pixels
             }
             try deadline.check(path: path)
             let decoder: DecodePath = fast == nil ? .libjpeg : header.isProgressive ? .progressiveDC : .baselineDC

@@ -33,10 +33,12 @@ public enum ImageDecoders {
     }
 
     /// Decodes a source whose header is already read; see
-    /// `decode(_:path:options:minimumScale:deadline:)`.
+    /// `decode(_:path:options:minimumScale:deadline:)`. `threads` is how many threads this one
+    /// image may use (a sequential JPEG with restart markers decodes its intervals in parallel
+    /// at 1/8); give 1 when a batch already runs images side by side.
     public static func decode(
         _ source: ImageSource, options: DecodeOptions = DecodeOptions(), minimumScale: Double = 1,
-        deadline: Deadline? = nil
+        deadline: Deadline? = nil, threads: Int = 1
     ) throws(DecodeError) -> DecodedImage {
         let deadline = deadline ?? options.limits.deadline()
         let (data, path) = (source.bytes, source.path)
@@ -46,7 +48,8 @@ public enum ImageDecoders {
             return try PNG.decode(source, options: options, deadline: deadline)
         case .jpeg:
             let numerator = scaleNumerator(forMinimumScale: minimumScale)
-            return try JPEG.decode(source, options: options, scaleNumerator: numerator, deadline: deadline)
+            return try JPEG.decode(
+                source, options: options, scaleNumerator: numerator, deadline: deadline, threads: threads)
         case .webp:
             return try WebP.decode(source, options: options, deadline: deadline)
         case .heic, .avif:

@@ -12,9 +12,11 @@ extension JPEGProgressiveCoefficients {
     /// frame type, several scans, a scan that is not Ss=0 Se=63 Ah=Al=0, a missing table, a bad
     /// code, data running out, a wrong restart marker, bytes (or a restart marker) left after the last MCU, a DC value
     /// outside 16 bits, a segment after the scan other than COM and APP1–APP15; and when the coefficients would take more than `maxBytes` or once
-    /// `deadline` has passed (checked before each row of MCUs).
+    /// `deadline` has passed (checked before each row of MCUs). With `threads` above 1 and restart
+    /// markers, runs of whole restart intervals are decoded on that many threads
+    /// (`JPEGRestartSegments`), with the same result.
     static func decodeSequential(
-        _ layout: JPEGScanLayout, kept: [[Int]], deadline: Deadline = .never, maxBytes: Int = .max
+        _ layout: JPEGScanLayout, kept: [[Int]], deadline: Deadline = .never, maxBytes: Int = .max, threads: Int = 1
     ) -> JPEGProgressiveCoefficients? {
         let frame = layout.frame
         guard frame.marker == 0xC0 || frame.marker == 0xC1, kept.count == frame.components.count else { return nil }
@@ -67,7 +69,8 @@ extension JPEGProgressiveCoefficients {
                 guard
                     decodeSequentialScan(
                         scan, geometry: geometry, kept: kept, bytes: layout.bytes, dc: dc, ac: ac,
-                        restartInterval: tables.restartInterval, into: &coefficients, deadline: deadline)
+                        restartInterval: tables.restartInterval, into: &coefficients, deadline: deadline,
+                        threads: threads)
                 else { return nil }
                 decoded = JPEGProgressiveCoefficients(
                     kept: kept, coefficients: coefficients, offsets: offsets, quantTables: quant)
@@ -80,7 +83,7 @@ extension JPEGProgressiveCoefficients {
     private static func decodeSequentialScan(
         _ scan: JPEGScanLayout.Scan, geometry g: ScanGeometry, kept: [[Int]], bytes: [UInt8],
         dc: [JPEGHuffmanTable], ac: [JPEGHuffmanTable], restartInterval: Int, into coefficients: inout [Int16],
-        deadline: Deadline
+        deadline: Deadline, threads: Int
     ) -> Bool {
         // One past the last coefficient any block can write: its start plus its own kept count.
         var reach = 0
@@ -113,72 +116,106 @@ extension JPEGProgressiveCoefficients {
                 k << JPEGHuffmanTable.skipBits, keepsAC ? k * 64 : -1, k,
             ]
         }
-        let blocks = g.base.count
-        let mcusPerRow = g.mcusPerRow
-        let mcuRows = g.mcuRows
+        let mcuCount = g.mcuRows * g.mcusPerRow
         return bytes.withUnsafeBufferPointer { src in
             packed.withUnsafeBufferPointer { tbl in
                 skip.withUnsafeBufferPointer { skp in
                     slots.withUnsafeBufferPointer { slt in
                         lanes.withUnsafeBufferPointer { lane in
                             coefficients.withUnsafeMutableBufferPointer { out in
-                                var predictions = (0, 0, 0, 0)
-                                var reader = JPEGBitReader(src, data: scan.data)
-                                var restarts = JPEGRestartSchedule(interval: restartInterval)
-                                let table = tbl.baseAddress!
-                                let skipTable = skp.baseAddress!
-                                let slotTable = slt.baseAddress!
-                                let coefficient = out.baseAddress!
-                                for my in 0..<mcuRows {
-                                    if deadline.hasPassed { return false }
-                                    for mx in 0..<mcusPerRow {
-                                        switch restarts.beforeMCU(&reader) {
-                                        case .within: break
-                                        case .restarted: predictions = (0, 0, 0, 0)
-                                        case .failed: return false
-                                        }
-                                        for b in 0..<blocks {
-                                            let l = lane.baseAddress! + b * 8
-                                            let index = l[0] &+ my &* l[1] &+ mx &* l[2]
-                                            guard let diff = reader.dcDifference(table: table + l[3]) else {
-                                                return false
-                                            }
-                                            let value: Int
-                                            switch l[7] {
-                                            case 0:
-                                                value = predictions.0 + diff
-                                                predictions.0 = value
-                                            case 1:
-                                                value = predictions.1 + diff
-                                                predictions.1 = value
-                                            case 2:
-                                                value = predictions.2 + diff
-                                                predictions.2 = value
-                                            default:
-                                                value = predictions.3 + diff
-                                                predictions.3 = value
-                                            }
-                                            guard let stored = Int16(exactly: value) else { return false }
-                                            coefficient[index] = stored
-                                            if l[6] < 0 {
-                                                guard reader.skipAC(skip: skipTable + l[5], table: table + l[4])
-                                                else { return false }
-                                            } else {
-                                                guard
-                                                    reader.keptAC(
-                                                        table: table + l[4], slots: slotTable + l[6],
-                                                        into: coefficient + index)
-                                                else { return false }
-                                            }
-                                        }
-                                    }
+                                let loop = MCULoop(
+                                    source: src, table: tbl.baseAddress!, skip: skp.baseAddress!,
+                                    slots: slt.baseAddress!, lanes: lane.baseAddress!, blocks: g.base.count,
+                                    coefficients: out.baseAddress!, mcusPerRow: g.mcusPerRow,
+                                    restartInterval: restartInterval, deadline: deadline)
+                                guard threads > 1,
+                                    let segments = JPEGRestartSegments(
+                                        src, data: scan.data, interval: restartInterval, mcuCount: mcuCount,
+                                        parts: threads)
+                                else {
+                                    return loop.decode(mcus: 0..<mcuCount, data: scan.data, endsScan: true)
                                 }
-                                return reader.atEndOfScan()
+                                return segments.decodeInParallel { segment in
+                                    loop.decode(mcus: segment.mcus, data: segment.data, endsScan: segment.endsScan)
+                                }
                             }
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The MCU loop of a sequential scan over raw pointers (fenced by `decodeSequentialScan`'s
+    /// preconditions), for any run of whole restart intervals, so that runs can be decoded on
+    /// several threads: each writes only its own MCUs' blocks.
+    struct MCULoop {
+        let source: UnsafeBufferPointer<UInt8>
+        let table: UnsafePointer<Int32>
+        let skip: UnsafePointer<UInt32>
+        let slots: UnsafePointer<Int8>
+        /// Per block of the MCU, 8 values: base, row step, column step, DC table, AC table,
+        /// skip table, slot table (-1: AC skipped), component slot.
+        let lanes: UnsafePointer<Int>
+        let blocks: Int
+        let coefficients: UnsafeMutablePointer<Int16>
+        let mcusPerRow: Int
+        let restartInterval: Int
+        let deadline: Deadline
+
+        /// Decodes `mcus` (starting a restart interval, or the scan) from `data` (their entropy
+        /// bytes, up to the marker after the last of them); then only padding may be left, and
+        /// with `endsScan` no restart marker may follow. False on any irregularity.
+        func decode(mcus: Range<Int>, data: Range<Int>, endsScan: Bool) -> Bool {
+            var reader = JPEGBitReader(source, data: data)
+            var restarts = JPEGRestartSchedule(
+                interval: restartInterval, startingInterval: restartInterval > 0 ? mcus.lowerBound / restartInterval : 0
+            )
+            var predictions = (0, 0, 0, 0)
+            var my = mcus.lowerBound / mcusPerRow
+            var mx = mcus.lowerBound % mcusPerRow
+            for m in mcus {
+                if mx == mcusPerRow {
+                    mx = 0
+                    my += 1
+                }
+                if (mx == 0 || m == mcus.lowerBound), deadline.hasPassed { return false }
+                switch restarts.beforeMCU(&reader) {
+                case .within: break
+                case .restarted: predictions = (0, 0, 0, 0)
+                case .failed: return false
+                }
+                for b in 0..<blocks {
+                    let l = lanes + b * 8
+                    let index = l[0] &+ my &* l[1] &+ mx &* l[2]
+                    guard let diff = reader.dcDifference(table: table + l[3]) else { return false }
+                    let value: Int
+                    switch l[7] {
+                    case 0:
+                        value = predictions.0 + diff
+                        predictions.0 = value
+                    case 1:
+                        value = predictions.1 + diff
+                        predictions.1 = value
+                    case 2:
+                        value = predictions.2 + diff
+                        predictions.2 = value
+                    default:
+                        value = predictions.3 + diff
+                        predictions.3 = value
+                    }
+                    guard let stored = Int16(exactly: value) else { return false }
+                    coefficients[index] = stored
+                    if l[6] < 0 {
+                        guard reader.skipAC(skip: skip + l[5], table: table + l[4]) else { return false }
+                    } else {
+                        guard reader.keptAC(table: table + l[4], slots: slots + l[6], into: coefficients + index)
+                        else { return false }
+                    }
+                }
+                mx += 1
+            }
+            return endsScan ? reader.atEndOfScan() : reader.atEndOfData()
         }
     }
 }

@@ -16,9 +16,12 @@ struct JPEGRestartSchedule {
     private var toGo: Int
     private var next = 0
 
-    init(interval: Int) {
+    /// The schedule of a decode that starts at restart interval `startingInterval` (0: the
+    /// scan's start): the marker after it is RST(`startingInterval` mod 8).
+    init(interval: Int, startingInterval: Int = 0) {
         self.interval = interval
         self.toGo = interval
+        self.next = startingInterval & 7
     }
 
     /// Call before each MCU: at an interval's end, consumes the restart marker from `reader`.

@@ -70,6 +70,8 @@ struct BaselineDCDecodingTests {
         #expect(reference.warnings == 0, "\(label): the fast path answered for a file libjpeg warns about")
         #expect(fastDC(data) == reference.values, "\(label): DC")
         #expect(firstMismatch(fast.pixels, try wholeFile(data)) == nil, "\(label): pixels")
+        // Restart intervals on two threads (when the file has them) change nothing.
+        #expect(ImageDecoders.JPEG.decodeBaselineAtOneEighth(source, threads: 2)?.pixels == fast.pixels, "\(label)")
         return fast.route
     }
 
