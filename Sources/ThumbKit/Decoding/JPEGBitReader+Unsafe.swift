@@ -124,7 +124,7 @@ struct JPEGBitReader {
     /// magnitude bits in one lookup), `table` its packed AC table for codes longer than the skip
     /// table's window. A run past position 63 ends the block as in libjpeg. False for a bad code
     /// or data running out.
-    @inline(__always)
+    @_transparent  // see `keptAC`
     mutating func skipAC(skip: UnsafePointer<UInt32>, table: UnsafePointer<Int32>) -> Bool {
         var k = 1
         while true {
@@ -166,9 +166,9 @@ struct JPEGBitReader {
     /// zigzag position has a slot in `slots` (-1: not kept; a run past 63 lands on 63, as
     /// libjpeg's natural-order table makes it). Codes within the lookahead are read with their
     /// magnitude bits from one refill. False for a bad code or data running out.
-    // Transparent rather than `@inline(__always)`, which the optimiser did not honour for this
-    // and `dcDifference` inside the scan loop: the calls took the reader's address, so its
-    // buffer went through memory on every symbol (measured 5 % slower decoding).
+    // Transparent rather than `@inline(__always)`, which the optimiser did not always honour for
+    // this, `skipAC` and `dcDifference` inside the scan loop: the calls took the reader's
+    // address, so its buffer went through memory on every symbol (measured 5 % slower decoding).
     @_transparent
     mutating func keptAC(
         table: UnsafePointer<Int32>, slots: UnsafePointer<Int8>, into block: UnsafeMutablePointer<Int16>
