@@ -76,7 +76,9 @@ extension JPEGHuffmanTable {
     var skipTable: [UInt32] {
         let width = Self.skipBits
         let mask = (1 << width) - 1
-        let single = (0..<(1 << width)).map { leadingSymbol($0, width: width) }
+        let single = packed.withUnsafeBufferPointer { table in
+            (0..<(1 << width)).map { Self.leadingSymbol($0, width: width, table: table.baseAddress!) }
+        }
         return (0..<(1 << width)).map { window in
             guard let first = single[window] else { return 0 }
             var bits = first.length + first.size
@@ -98,21 +100,20 @@ extension JPEGHuffmanTable {
         }
     }
 
-    /// The AC symbol whose code starts `window` (`width` bits, the code no longer than that):
-    /// its code length, magnitude bits, advance of the zigzag position and whether it ends the
-    /// block; nil when the code is longer (F.2.2.3 over the per-length code bounds).
-    private func leadingSymbol(_ window: Int, width: Int) -> (length: Int, size: Int, advance: Int, endsBlock: Bool)? {
-        for length in 1...width {
-            let code = Int32(window >> (width - length))
-            guard code <= packed[Self.maxCodeStart + length] else { continue }
-            let index = Int(code + packed[Self.valueOffsetStart + length])
-            guard index >= 0, Self.symbolsStart + index < packed.count else { return nil }
-            let symbol = Int(packed[Self.symbolsStart + index])
-            let size = symbol & 15
-            let endsBlock = size == 0 && symbol != 0xF0
-            return (length, size, size != 0 ? (symbol >> 4) + 1 : endsBlock ? 0 : 16, endsBlock)
-        }
-        return nil
+    /// The AC symbol whose code starts `window` (`width` bits, the code no longer than that) in
+    /// the packed table at `table`: its code length, magnitude bits, advance of the zigzag
+    /// position and whether it ends the block; nil when the code is longer or not in the table.
+    /// Found as the scan loops find it (`JPEGBitReader.decode`).
+    private static func leadingSymbol(_ window: Int, width: Int, table: UnsafePointer<Int32>)
+        -> (length: Int, size: Int, advance: Int, endsBlock: Bool)?
+    {
+        let entry = JPEGBitReader.decode(UInt64(window) << UInt64(64 - width), table)
+        let length = entry >> 8
+        guard length > 0, length <= width else { return nil }
+        let symbol = entry & 0xFF
+        let size = symbol & 15
+        let endsBlock = size == 0 && symbol != 0xF0
+        return (length, size, size != 0 ? (symbol >> 4) + 1 : endsBlock ? 0 : 16, endsBlock)
     }
 }
 
